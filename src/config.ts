@@ -1,0 +1,63 @@
+// Reads and validates toolgate's configuration from environment variables, once, at start.
+import { z } from "zod";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], {
+    error: "must be one of true, false, 1, 0, yes, no, on, off",
+  })
+  .transform((value) => ["true", "1", "yes", "on"].includes(value));
+
+const environmentSchema = z.object({
+  TOOLGATE_DATABASE_URL: z
+    .string()
+    .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), "must start with file: or postgres:// (or postgresql://)")
+    .default("file:./data/toolgate.db"),
+  PORT: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  TOOLGATE_ADMIN_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
+  TOOLGATE_INTROSPECTION: booleanFlag.optional(),
+  TOOLGATE_DEMO: booleanFlag.default(false),
+  NODE_ENV: z.string().default("development"),
+});
+
+export interface Config {
+  databaseUrl: string;
+  port: number;
+  host: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  adminToken: string | undefined;
+  introspection: boolean;
+  demo: boolean;
+  production: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  }
+  const values = parsed.data;
+  const production = values.NODE_ENV === "production";
+  return {
+    databaseUrl: values.TOOLGATE_DATABASE_URL,
+    port: values.PORT,
+    host: values.HOST,
+    logLevel: values.LOG_LEVEL,
+    adminToken: values.TOOLGATE_ADMIN_TOKEN,
+    introspection: values.TOOLGATE_INTROSPECTION ?? !production,
+    demo: values.TOOLGATE_DEMO,
+    production,
+    ...overrides,
+  };
+}

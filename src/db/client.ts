@@ -1,0 +1,35 @@
+// Owns the Prisma client: one client type for the rest of the code, whichever provider serves it.
+import { PrismaClient as PostgresClient } from "./generated/postgresql/client.js";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client.js";
+import { createAdapterFactory, providerOf } from "./connection.js";
+
+/** The client type every module sees. Both generated clients share models and query API. */
+export type Database = SqliteClient;
+export type { Prisma } from "./generated/sqlite/client.js";
+
+export interface DatabaseOptions {
+  /** Called for every SQL statement Prisma sends; used by tests that count queries. */
+  onQuery?: (sql: string) => void;
+}
+
+export async function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Promise<Database> {
+  const adapter = createAdapterFactory(databaseUrl);
+  const log = options.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
+  const client =
+    providerOf(databaseUrl) === "sqlite"
+      ? new SqliteClient({ adapter, log })
+      : (new PostgresClient({ adapter, log }) as unknown as SqliteClient);
+  if (options.onQuery) {
+    const onQuery = options.onQuery;
+    (client as unknown as { $on(event: "query", cb: (e: { query: string }) => void): void }).$on("query", (event) =>
+      onQuery(event.query),
+    );
+  }
+  await client.$connect();
+  if (providerOf(databaseUrl) === "sqlite") {
+    // WAL lets readers proceed during a write; foreign keys are off by default in SQLite.
+    await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+    await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");
+  }
+  return client;
+}

@@ -1,0 +1,85 @@
+// Turns a TOOLGATE_DATABASE_URL into a Prisma driver adapter factory for its provider.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
+import type { DatabaseProvider } from "./prisma-schemas.js";
+
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+export function providerOf(databaseUrl: string): DatabaseProvider {
+  if (databaseUrl.startsWith("file:")) return "sqlite";
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return "postgresql";
+  throw new Error(`unsupported database URL (expected file: or postgres://): ${databaseUrl}`);
+}
+
+/** `file:./data/toolgate.db` → absolute path; the parent folder is created so a fresh clone just works. */
+export function sqliteFilePath(databaseUrl: string): string {
+  const filePath = path.resolve(databaseUrl.slice("file:".length));
+  mkdirSync(path.dirname(filePath), { recursive: true });
+  return filePath;
+}
+
+export function createAdapterFactory(databaseUrl: string): SqlMigrationAwareDriverAdapterFactory {
+  if (providerOf(databaseUrl) === "sqlite") {
+    return new PrismaBetterSqlite3({ url: sqliteFilePath(databaseUrl), timeout: SQLITE_BUSY_TIMEOUT_MS });
+  }
+  return new PrismaPg({ connectionString: databaseUrl, max: 10 });
+}
+
+const PG_CHAR_OID = 18;
+const PG_TEXT_OID = 25;
+const CHARACTER_COLUMN_TYPE = 6; // ColumnTypeEnum.Character
+
+type Queryable = {
+  performIO(query: object): Promise<pg.QueryResult>;
+  queryRaw(query: object): Promise<{ columnTypes: number[] }>;
+  startTransaction?(isolationLevel?: unknown): Promise<Queryable>;
+};
+
+/**
+ * The schema engine reads pg_catalog columns of PostgreSQL's internal `"char"` type, which
+ * @prisma/adapter-pg 7 cannot map (it throws UnsupportedNativeDataType). We let the adapter see
+ * them as text and then report them to the engine as Character, the type it expects.
+ */
+function reportCatalogCharColumns<T extends Queryable>(queryable: T): T {
+  const charColumns = new WeakMap<object, number[]>();
+  const performIO = queryable.performIO.bind(queryable);
+  const queryRaw = queryable.queryRaw.bind(queryable);
+  queryable.performIO = async (query) => {
+    const result = await performIO(query);
+    const indices = result.fields.flatMap((field, index) => (field.dataTypeID === PG_CHAR_OID ? [index] : []));
+    for (const index of indices) result.fields[index]!.dataTypeID = PG_TEXT_OID;
+    if (indices.length > 0) charColumns.set(query, indices);
+    return result;
+  };
+  queryable.queryRaw = async (query) => {
+    const result = await queryRaw(query);
+    for (const index of charColumns.get(query) ?? []) result.columnTypes[index] = CHARACTER_COLUMN_TYPE;
+    return result;
+  };
+  const startTransaction = queryable.startTransaction?.bind(queryable);
+  if (startTransaction) {
+    queryable.startTransaction = async (isolationLevel) => reportCatalogCharColumns(await startTransaction(isolationLevel));
+  }
+  return queryable;
+}
+
+export interface MigrationAdapter {
+  factory: SqlMigrationAwareDriverAdapterFactory;
+  /** Ends the connection pool the factory owns, if any. */
+  end(): Promise<void>;
+}
+
+/** Adapter factory for the schema engine (migrations, drift checks). */
+export function createMigrationAdapter(databaseUrl: string): MigrationAdapter {
+  if (providerOf(databaseUrl) === "sqlite") return { factory: createAdapterFactory(databaseUrl), end: async () => {} };
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on("error", () => {}); // an idle connection dropped by the server is not our failure
+  const factory = new PrismaPg(pool);
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => reportCatalogCharColumns((await connect()) as unknown as Queryable) as never;
+  return { factory, end: () => pool.end() };
+}
