@@ -1,0 +1,112 @@
+// Accounts and their API tokens: creation (admin only), token issue and revocation, and the
+// bootstrap admin that makes a fresh installation usable.
+import type { Database } from "../db/client.js";
+import type { Account, ApiToken } from "../db/generated/sqlite/client.js";
+import { requireAdmin, type Actor } from "./actor.js";
+import { DomainError, forbidden, invalidRequest } from "./errors.js";
+import type { Plan } from "./plans.js";
+import { generateSecret, hashSecret } from "./tokens.js";
+
+export interface NewAccount {
+  name: string;
+  email: string;
+  plan?: Plan;
+  admin?: boolean;
+}
+
+export interface IssuedToken {
+  token: ApiToken;
+  /** Shown once; only its hash is stored. */
+  secret: string;
+}
+
+export const BOOTSTRAP_ADMIN_EMAIL = "admin@toolgate.local";
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export const accountNotFound = (id: string) => new DomainError("ACCOUNT_NOT_FOUND", `account ${id} not found`);
+
+export async function createAccount(db: Database, actor: Actor | "system", input: NewAccount): Promise<Account> {
+  if (actor !== "system") requireAdmin(actor, "create accounts");
+  const problems: string[] = [];
+  if (input.name.trim() === "") problems.push("input.name: must not be empty");
+  if (!EMAIL.test(input.email)) problems.push(`input.email: "${input.email}" is not an e-mail address`);
+  if (problems.length > 0) throw invalidRequest(problems);
+  try {
+    return await db.account.create({
+      data: { name: input.name.trim(), email: input.email.toLowerCase(), plan: input.plan ?? "free", admin: input.admin ?? false },
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === "P2002") throw new DomainError("ACCOUNT_CONFLICT", `an account with e-mail ${input.email} already exists`);
+    throw error;
+  }
+}
+
+/** Accounts may issue tokens for themselves; admins for anyone. */
+export async function issueToken(
+  db: Database,
+  actor: Actor | "system",
+  input: { accountId: string; name: string; expiresAt?: Date | null | undefined; secret?: string },
+): Promise<IssuedToken> {
+  if (actor !== "system" && !actor.admin && actor.id !== input.accountId) {
+    throw accountNotFound(input.accountId);
+  }
+  const problems: string[] = [];
+  if (input.name.trim() === "") problems.push("input.name: must not be empty");
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) problems.push("input.expiresAt: must be in the future");
+  if (problems.length > 0) throw invalidRequest(problems);
+  const account = await db.account.findUnique({ where: { id: input.accountId } });
+  if (!account) throw accountNotFound(input.accountId);
+  const secret = input.secret ?? generateSecret();
+  const token = await db.apiToken.create({
+    data: { accountId: account.id, name: input.name.trim(), secretHash: hashSecret(secret), expiresAt: input.expiresAt ?? null },
+  });
+  return { token, secret };
+}
+
+export async function revokeToken(db: Database, actor: Actor, tokenId: string): Promise<ApiToken> {
+  const token = await db.apiToken.findUnique({ where: { id: tokenId } });
+  if (!token || (!actor.admin && token.accountId !== actor.id)) {
+    throw new DomainError("API_TOKEN_NOT_FOUND", `API token ${tokenId} not found`);
+  }
+  if (token.revokedAt) return token;
+  return db.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
+}
+
+export async function findAccount(db: Database, actor: Actor, accountId: string): Promise<Account> {
+  if (!actor.admin && actor.id !== accountId) throw accountNotFound(accountId);
+  const account = await db.account.findUnique({ where: { id: accountId } });
+  if (!account) throw accountNotFound(accountId);
+  return account;
+}
+
+export interface BootstrapResult {
+  admin: Account;
+  /** Set only when a one-time token was generated now and must be shown to the operator. */
+  generatedSecret?: string;
+}
+
+/**
+ * With TOOLGATE_ADMIN_TOKEN, that exact secret is registered for the bootstrap admin. Without it,
+ * a database that has no admin gets one, with a one-time token returned for printing.
+ */
+export async function bootstrapAdmin(db: Database, configuredSecret: string | undefined): Promise<BootstrapResult> {
+  const existingAdmin = await db.account.findFirst({ where: { admin: true }, orderBy: { createdAt: "asc" } });
+  const admin =
+    existingAdmin ??
+    (await db.account.upsert({
+      where: { email: BOOTSTRAP_ADMIN_EMAIL },
+      create: { name: "Administrator", email: BOOTSTRAP_ADMIN_EMAIL, plan: "unlimited", admin: true },
+      update: { admin: true },
+    }));
+  if (configuredSecret) {
+    const known = await db.apiToken.findUnique({ where: { secretHash: hashSecret(configuredSecret) } });
+    if (known && known.accountId !== admin.id) throw forbidden("TOOLGATE_ADMIN_TOKEN is already registered for another account");
+    if (!known) await issueToken(db, "system", { accountId: admin.id, name: "bootstrap (TOOLGATE_ADMIN_TOKEN)", secret: configuredSecret });
+    else if (known.revokedAt) await db.apiToken.update({ where: { id: known.id }, data: { revokedAt: null } });
+    return { admin };
+  }
+  if (existingAdmin) return { admin };
+  const { secret } = await issueToken(db, "system", { accountId: admin.id, name: "bootstrap (one-time display)" });
+  return { admin, generatedSecret: secret };
+}

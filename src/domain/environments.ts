@@ -1,0 +1,60 @@
+// Environments: creation (plan-limited) and sharing with other accounts as viewer or deployer.
+import type { Database } from "../db/client.js";
+import type { Environment, EnvironmentShare } from "../db/generated/sqlite/client.js";
+import type { Actor } from "./actor.js";
+import { accountNotFound } from "./accounts.js";
+import { DomainError, invalidRequest, limitExceeded } from "./errors.js";
+import { environmentAccess, requireOwner } from "./permissions.js";
+import { limitsOf } from "./plans.js";
+
+export interface NewEnvironment {
+  accountId: string;
+  name: string;
+  versionCheck?: boolean;
+}
+
+/** Accounts create environments for themselves; admins for anyone. */
+export async function createEnvironment(db: Database, actor: Actor | "system", input: NewEnvironment): Promise<Environment> {
+  if (actor !== "system" && !actor.admin && actor.id !== input.accountId) throw accountNotFound(input.accountId);
+  if (input.name.trim() === "") throw invalidRequest(["input.name: must not be empty"]);
+  const owner = await db.account.findUnique({ where: { id: input.accountId } });
+  if (!owner) throw accountNotFound(input.accountId);
+  const limit = limitsOf(owner.plan).environmentsPerAccount;
+  if (limit !== null && (await db.environment.count({ where: { ownerAccountId: owner.id } })) >= limit) {
+    throw limitExceeded(`plan ${owner.plan} allows ${limit} environments per account`);
+  }
+  try {
+    return await db.environment.create({ data: { ownerAccountId: owner.id, name: input.name.trim(), versionCheck: input.versionCheck ?? false } });
+  } catch (error) {
+    if ((error as { code?: string }).code === "P2002") {
+      throw new DomainError("ENVIRONMENT_CONFLICT", `account ${owner.id} already has an environment named ${input.name}`);
+    }
+    throw error;
+  }
+}
+
+export type ShareRole = "viewer" | "deployer";
+
+export async function shareEnvironment(
+  db: Database,
+  actor: Actor | "system",
+  input: { environmentId: string; accountId: string; role: ShareRole },
+): Promise<EnvironmentShare> {
+  if (actor !== "system") requireOwner(await environmentAccess(db, actor, input.environmentId));
+  const [environment, account] = await Promise.all([
+    db.environment.findUnique({ where: { id: input.environmentId } }),
+    db.account.findUnique({ where: { id: input.accountId } }),
+  ]);
+  if (!environment) throw new DomainError("ENVIRONMENT_NOT_FOUND", `environment ${input.environmentId} not found`);
+  if (!account) throw accountNotFound(input.accountId);
+  if (environment.ownerAccountId === account.id) throw invalidRequest(["input.accountId: the owner already has full access"]);
+  return db.environmentShare.upsert({
+    where: { environmentId_accountId: { environmentId: environment.id, accountId: account.id } },
+    create: { environmentId: environment.id, accountId: account.id, role: input.role },
+    update: { role: input.role },
+  });
+}
+
+export async function findEnvironment(db: Database, actor: Actor, environmentId: string): Promise<Environment> {
+  return (await environmentAccess(db, actor, environmentId)).environment;
+}

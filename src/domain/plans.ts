@@ -1,0 +1,23 @@
+// Plan limits (semantics.md "Plans and limits"). `null` means no limit.
+export type Plan = "free" | "team" | "unlimited";
+
+export interface PlanLimits {
+  activeGrantsPerEnvironment: number | null;
+  publishedReleasesPerAccount: number | null;
+  environmentsPerAccount: number | null;
+  definitionBytes: number;
+}
+
+const KIB = 1024;
+
+export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
+  free: { activeGrantsPerEnvironment: 20, publishedReleasesPerAccount: 50, environmentsPerAccount: 3, definitionBytes: 256 * KIB },
+  team: { activeGrantsPerEnvironment: 500, publishedReleasesPerAccount: 5000, environmentsPerAccount: 50, definitionBytes: 1024 * KIB },
+  unlimited: { activeGrantsPerEnvironment: null, publishedReleasesPerAccount: null, environmentsPerAccount: null, definitionBytes: 4096 * KIB },
+};
+
+export const REQUEST_BODY_LIMIT_BYTES = 8 * 1024 * KIB;
+
+export function limitsOf(plan: string): PlanLimits {
+  return PLAN_LIMITS[plan as Plan] ?? PLAN_LIMITS.free;
+}

@@ -1,0 +1,27 @@
+// API tokens: random 256-bit secrets shown once; only their SHA-256 hash is stored.
+import { createHash, randomBytes } from "node:crypto";
+import type { Database } from "../db/client.js";
+import type { Authentication } from "./actor.js";
+
+export const TOKEN_PREFIX = "tg_";
+
+export function generateSecret(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString("base64url");
+}
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+const BEARER = /^Bearer ([\x21-\x7e]+)$/;
+
+export async function authenticate(db: Database, authorization: string | null, now = new Date()): Promise<Authentication> {
+  if (authorization === null || authorization === "") return { kind: "anonymous" };
+  const match = BEARER.exec(authorization.trim());
+  if (!match) return { kind: "rejected", reason: "malformed Authorization header: expected Bearer <token>" };
+  const token = await db.apiToken.findUnique({ where: { secretHash: hashSecret(match[1]!) }, include: { account: true } });
+  if (!token) return { kind: "rejected", reason: "unknown API token" };
+  if (token.revokedAt) return { kind: "rejected", reason: "API token has been revoked" };
+  if (token.expiresAt && token.expiresAt <= now) return { kind: "rejected", reason: "API token has expired" };
+  return { kind: "authenticated", actor: token.account };
+}

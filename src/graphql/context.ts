@@ -1,0 +1,30 @@
+// The per-request context shared by GraphQL and REST: the database, who is asking, and logging.
+import type { Logger } from "pino";
+import type { Database } from "../db/client.js";
+import { requireActor, type Actor, type Authentication } from "../domain/actor.js";
+import { authenticate } from "../domain/tokens.js";
+
+export interface Context {
+  db: Database;
+  requestId: string;
+  logger: Logger;
+  authentication: Authentication;
+  /** The authenticated account; throws AUTH_UNAUTHORIZED for anonymous or rejected requests. */
+  actor(): Actor;
+}
+
+export interface ContextDependencies {
+  db: Database;
+  logger: Logger;
+}
+
+export async function createContext(deps: ContextDependencies, request: Request, requestId: string): Promise<Context> {
+  const authentication = await authenticate(deps.db, request.headers.get("authorization"));
+  return {
+    db: deps.db,
+    requestId,
+    logger: deps.logger.child({ requestId }),
+    authentication,
+    actor: () => requireActor(authentication),
+  };
+}

@@ -1,0 +1,82 @@
+// The one table that maps error codes to HTTP statuses, and the translation of any thrown value
+// into a GraphQLError carrying `extensions.code` and `extensions.http.status`. REST responses are
+// built from those extensions, so both surfaces answer every failure identically.
+import { GraphQLError } from "graphql";
+import { DomainError, type ErrorCode } from "../domain/errors.js";
+
+export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
+  REQUEST_INVALID: 400,
+  DUPLICATE_TOOL_MIDDLEWARE_PUBLICATION: 400,
+  TOOL_MIDDLEWARE_PUBLICATION_NAME_MISMATCH: 400,
+  AUTH_UNAUTHORIZED: 401,
+  AUTH_FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ACCOUNT_NOT_FOUND: 404,
+  ENVIRONMENT_NOT_FOUND: 404,
+  ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND: 404,
+  TOOL_RELEASE_NOT_FOUND: 404,
+  REFERENCED_TOOL_RELEASE_NOT_FOUND: 404,
+  API_TOKEN_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_CONFLICT: 409,
+  TOOL_RELEASE_LIFECYCLE_CONFLICT: 409,
+  TOOL_RELEASE_IMMUTABLE_CONFLICT: 409,
+  ACCOUNT_CONFLICT: 409,
+  ENVIRONMENT_CONFLICT: 409,
+  CONCURRENT_UPDATE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  LIMIT_EXCEEDED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_UNKNOWN: 500,
+};
+
+export interface ErrorExtensions {
+  code: ErrorCode;
+  http: { status: number; headers?: Record<string, string> };
+  /** Every problem of a 400, one line each. */
+  problems?: string[];
+}
+
+export function graphQLErrorFor(error: DomainError, path?: GraphQLError["path"]): GraphQLError {
+  const status = HTTP_STATUS_BY_CODE[error.code];
+  const extensions: ErrorExtensions = { code: error.code, http: { status } };
+  if (status === 401) extensions.http.headers = { "www-authenticate": 'Bearer realm="toolgate"' };
+  if (status === 400) extensions.problems = error.problems;
+  return new GraphQLError(error.message, { path, extensions: { ...extensions } });
+}
+
+/** GraphQL's own request errors (syntax, validation, variable coercion) are the client's fault. */
+export function requestErrorFor(errors: readonly GraphQLError[]): GraphQLError {
+  const problems = errors.map((error) => error.message);
+  return graphQLErrorFor(new DomainError("REQUEST_INVALID", problems.join("; "), problems));
+}
+
+export const INTERNAL_ERROR_MESSAGE = "internal server error";
+
+/**
+ * Yoga's maskError and the REST executor both call this. Known failures keep their code; anything
+ * unexpected is reported by `onUnexpected` (with the original) and answered as INTERNAL_UNKNOWN.
+ */
+export function maskError(error: unknown, onUnexpected: (error: unknown) => void): GraphQLError {
+  const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
+  const path = error instanceof GraphQLError ? error.path : undefined;
+  if (original instanceof DomainError) return graphQLErrorFor(original, path);
+  if (original instanceof GraphQLError && typeof original.extensions?.code === "string" && original.extensions.code in HTTP_STATUS_BY_CODE) {
+    return original;
+  }
+  // Syntax, validation and variable-coercion errors have neither a cause nor a path: the request is at fault.
+  if (error instanceof GraphQLError && !error.originalError && !error.path) return requestErrorFor([error]);
+  const translated = translateKnownFailure(original);
+  if (translated) return graphQLErrorFor(translated, path);
+  onUnexpected(original);
+  return graphQLErrorFor(new DomainError("INTERNAL_UNKNOWN", INTERNAL_ERROR_MESSAGE), path);
+}
+
+/** Database failures that mean "someone else changed this first" rather than a bug. */
+function translateKnownFailure(error: unknown): DomainError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "P2002" || code === "P2034") {
+    return new DomainError("CONCURRENT_UPDATE", "a concurrent request changed the same data; retry the request");
+  }
+  return undefined;
+}

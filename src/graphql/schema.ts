@@ -1,0 +1,19 @@
+// Assembles the GraphQL schema from the type modules (each registers itself on the builder).
+import { assertValidSchema, lexicographicSortSchema, type GraphQLSchema } from "graphql";
+import { builder } from "./builder.js";
+import "./types/account.js";
+import "./types/environment.js";
+import "./types/tool-release.js";
+import "./types/grant.js";
+import "./types/viewer.js";
+import "./types/management.js";
+
+let schema: GraphQLSchema | undefined;
+
+export function buildSchema(): GraphQLSchema {
+  if (!schema) {
+    schema = lexicographicSortSchema(builder.toSchema());
+    assertValidSchema(schema);
+  }
+  return schema;
+}

@@ -1,0 +1,25 @@
+// Grant: an environment's grant of one exact tool release.
+import { builder } from "../builder.js";
+import { GrantLifecycle } from "../enums.js";
+
+export const GrantType = builder.prismaNode("Grant", {
+  description: "An environment's grant of one exact tool release.",
+  id: { field: "id" },
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The grant's UUID." }),
+    environmentId: t.expose("environmentId", { type: "UUID", description: "UUID of the environment holding the grant." }),
+    environment: t.relation("environment", { description: "The environment holding the grant." }),
+    releaseId: t.expose("releaseId", { type: "UUID", description: "UUID of the granted release (REST: toolMiddlewareReleaseId)." }),
+    release: t.relation("release", { description: "The granted release." }),
+    protected: t.exposeBoolean("protected", { description: "Provisioned by the system; users can never delete or restore it." }),
+    automatic: t.exposeBoolean("automatic", { description: "Managed by reconciliation (true) or by a person (false)." }),
+    followCoordinates: t.exposeBoolean("followCoordinates", {
+      description: "Created by coordinates: moves to the new release when its coordinate is superseded.",
+    }),
+    lifecycle: t.field({ type: GrantLifecycle, description: "Lifecycle state.", resolve: (grant) => grant.lifecycle as never }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the grant was created." }),
+    createdById: t.expose("createdById", { type: "UUID", description: "UUID of the account that created it." }),
+    stateChangedAt: t.expose("stateChangedAt", { type: "DateTime", description: "When its lifecycle last changed." }),
+    stateChangedById: t.expose("stateChangedById", { type: "UUID", description: "UUID of the account that last changed its lifecycle." }),
+  }),
+});

@@ -1,0 +1,125 @@
+// Management: accounts, API tokens, environments and sharing.
+import { createAccount, findAccount, issueToken, revokeToken, type IssuedToken } from "../../domain/accounts.js";
+import { createEnvironment, findEnvironment, shareEnvironment } from "../../domain/environments.js";
+import { builder } from "../builder.js";
+import { AccountPlan, EnvironmentRole } from "../enums.js";
+
+const CreateAccountInput = builder.inputType("CreateAccountInput", {
+  fields: (t) => ({
+    name: t.string({ required: true, description: "Display name." }),
+    email: t.string({ required: true, description: "Unique e-mail address." }),
+    plan: t.field({ type: AccountPlan, required: false, description: "Defaults to FREE." }),
+    admin: t.boolean({ required: false, description: "Grant administrator rights. Defaults to false." }),
+  }),
+});
+
+const CreateApiTokenInput = builder.inputType("CreateApiTokenInput", {
+  fields: (t) => ({
+    accountId: t.field({ type: "UUID", required: true, description: "Account the token authenticates as." }),
+    name: t.string({ required: true, description: "What the token is for." }),
+    expiresAt: t.field({ type: "DateTime", required: false, description: "Expiry; never when omitted." }),
+  }),
+});
+
+const CreateEnvironmentInput = builder.inputType("CreateEnvironmentInput", {
+  fields: (t) => ({
+    accountId: t.field({ type: "UUID", required: true, description: "Owning account." }),
+    name: t.string({ required: true, description: "Name, unique per owner." }),
+    versionCheck: t.boolean({ required: false, description: "Only immutable releases may be granted. Defaults to false." }),
+  }),
+});
+
+const ShareEnvironmentInput = builder.inputType("ShareEnvironmentInput", {
+  fields: (t) => ({
+    environmentId: t.field({ type: "UUID", required: true, description: "Environment to share." }),
+    accountId: t.field({ type: "UUID", required: true, description: "Account to share it with." }),
+    role: t.field({ type: EnvironmentRole, required: true, description: "VIEWER or DEPLOYER." }),
+  }),
+});
+
+export const ApiTokenType = builder.prismaObject("ApiToken", {
+  description: "An API token. Its secret is only ever shown by createApiToken.",
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The token's UUID." }),
+    name: t.exposeString("name", { description: "What the token is for." }),
+    accountId: t.expose("accountId", { type: "UUID", description: "Account it authenticates as." }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was issued." }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true, description: "When it expires, if ever." }),
+    revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true, description: "When it was revoked, if it was." }),
+  }),
+});
+
+const IssuedTokenType = builder.objectRef<IssuedToken>("IssuedApiToken").implement({
+  description: "A newly issued token with its one-time secret.",
+  fields: (t) => ({
+    secret: t.exposeString("secret", { description: "The bearer secret. Shown once; store it now." }),
+    token: t.field({ type: ApiTokenType, description: "The stored token.", resolve: (issued) => issued.token }),
+  }),
+});
+
+const EnvironmentShareType = builder.prismaObject("EnvironmentShare", {
+  description: "Another account's access to an environment.",
+  fields: (t) => ({
+    environmentId: t.expose("environmentId", { type: "UUID", description: "Shared environment." }),
+    accountId: t.expose("accountId", { type: "UUID", description: "Account it is shared with." }),
+    role: t.field({ type: EnvironmentRole, description: "VIEWER or DEPLOYER.", resolve: (share) => share.role as never }),
+    environment: t.relation("environment", { description: "The shared environment." }),
+    account: t.relation("account", { description: "The account it is shared with." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  account: t.prismaField({
+    type: "Account",
+    description: "An account: your own, or any for administrators.",
+    args: { id: t.arg({ type: "UUID", required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      await findAccount(ctx.db, ctx.actor(), args.id);
+      return ctx.db.account.findUniqueOrThrow({ ...query, where: { id: args.id } });
+    },
+  }),
+  environment: t.prismaField({
+    type: "Environment",
+    description: "An environment you own, were shared, or (administrators) any.",
+    args: { id: t.arg({ type: "UUID", required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      await findEnvironment(ctx.db, ctx.actor(), args.id);
+      return ctx.db.environment.findUniqueOrThrow({ ...query, where: { id: args.id } });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createAccount: t.prismaField({
+    type: "Account",
+    description: "Create an account (administrators only).",
+    args: { input: t.arg({ type: CreateAccountInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) =>
+      createAccount(ctx.db, ctx.actor(), { name: input.name, email: input.email, plan: input.plan ?? undefined, admin: input.admin ?? undefined }),
+  }),
+  createApiToken: t.field({
+    type: IssuedTokenType,
+    description: "Issue an API token for yourself (or, as administrator, for anyone). The secret is returned once.",
+    args: { input: t.arg({ type: CreateApiTokenInput, required: true }) },
+    resolve: (_root, { input }, ctx) => issueToken(ctx.db, ctx.actor(), input),
+  }),
+  revokeApiToken: t.prismaField({
+    type: "ApiToken",
+    description: "Revoke one of your tokens (administrators: any). Idempotent.",
+    args: { id: t.arg({ type: "UUID", required: true }) },
+    resolve: (_query, _root, args, ctx) => revokeToken(ctx.db, ctx.actor(), args.id),
+  }),
+  createEnvironment: t.prismaField({
+    type: "Environment",
+    description: "Create an environment for yourself (administrators: for anyone). Limited per plan.",
+    args: { input: t.arg({ type: CreateEnvironmentInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) =>
+      createEnvironment(ctx.db, ctx.actor(), { accountId: input.accountId, name: input.name, versionCheck: input.versionCheck ?? undefined }),
+  }),
+  shareEnvironment: t.field({
+    type: EnvironmentShareType,
+    description: "Share an environment you own with another account as VIEWER or DEPLOYER (re-sharing changes the role).",
+    args: { input: t.arg({ type: ShareEnvironmentInput, required: true }) },
+    resolve: (_root, { input }, ctx) => shareEnvironment(ctx.db, ctx.actor(), input),
+  }),
+}));

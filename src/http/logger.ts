@@ -1,0 +1,6 @@
+// The process logger: pino JSON lines on stdout.
+import pino, { type Logger } from "pino";
+
+export function createLogger(level: string): Logger {
+  return pino({ level, base: { service: "toolgate" }, timestamp: pino.stdTimeFunctions.isoTime });
+}

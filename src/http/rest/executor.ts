@@ -1,0 +1,47 @@
+// Runs REST routes through the GraphQL schema: each route's document is parsed and validated once
+// at start-up and executed with the same context and error mapping as /graphql.
+import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from "graphql";
+import type { IRequest } from "itty-router";
+import type { Context } from "../../graphql/context.js";
+import { maskError, requestErrorFor } from "../../graphql/error-codes.js";
+import { errorResponse } from "../errors.js";
+import { readJsonBody } from "./body.js";
+import type { RestRoute } from "./route.js";
+
+export interface PreparedRoute {
+  route: RestRoute;
+  document: DocumentNode;
+}
+
+export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): PreparedRoute[] {
+  return routes.map((route) => {
+    const document = parse(route.document);
+    const errors = validate(schema, document);
+    if (errors.length > 0) throw new Error(`REST route ${route.name}: invalid document: ${errors.map((e) => e.message).join("; ")}`);
+    return { route, document };
+  });
+}
+
+export type ContextFactory = (request: Request) => Promise<Context>;
+
+export async function runRoute(
+  schema: GraphQLSchema,
+  prepared: PreparedRoute,
+  request: IRequest,
+  context: Context,
+): Promise<Response> {
+  const onUnexpected = (error: unknown) => context.logger.error({ err: error, route: prepared.route.name }, "unexpected error");
+  try {
+    const body = request.method === "GET" ? undefined : await readJsonBody(request as unknown as Request);
+    const variables = prepared.route.variables({ params: request.params, query: new URL(request.url).searchParams, body });
+    const result = await execute({ schema, document: prepared.document, variableValues: variables, contextValue: context });
+    if (result.errors?.length) {
+      const first = result.data == null && result.errors.every((e) => !e.path) ? requestErrorFor(result.errors) : maskError(result.errors[0], onUnexpected);
+      return errorResponse(first);
+    }
+    const { status, body: responseBody } = prepared.route.respond(result.data as Record<string, unknown>);
+    return responseBody === undefined ? new Response(null, { status }) : Response.json(responseBody, { status });
+  } catch (error) {
+    return errorResponse(maskError(error, onUnexpected));
+  }
+}

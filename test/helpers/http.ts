@@ -1,0 +1,44 @@
+// A tiny HTTP client for tests: JSON in, status + JSON out, with a bearer token.
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface Client {
+  token: string | undefined;
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult<T>>;
+  get<T = any>(path: string): Promise<HttpResult<T>>;
+  post<T = any>(path: string, body?: unknown): Promise<HttpResult<T>>;
+  delete<T = any>(path: string, body?: unknown): Promise<HttpResult<T>>;
+  graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<HttpResult<{ data?: T; errors?: any[] }>>;
+}
+
+export function client(baseUrl: string, token?: string): Client {
+  const request = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> => {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (token !== undefined) (init.headers as Record<string, string>).authorization = `Bearer ${token}`;
+    if (body !== undefined) {
+      (init.headers as Record<string, string>)["content-type"] = "application/json";
+      init.body = typeof body === "string" ? body : JSON.stringify(body);
+    }
+    const response = await fetch(baseUrl + path, init);
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  };
+  return {
+    token,
+    request,
+    get: (path) => request("GET", path),
+    post: (path, body) => request("POST", path, body),
+    delete: (path, body) => request("DELETE", path, body),
+    graphql: (query, variables) => request("POST", "/graphql", { query, variables }, { accept: "application/json" }),
+  };
+}

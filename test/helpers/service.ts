@@ -1,0 +1,46 @@
+// Starts a real toolgate on an ephemeral port over a fresh database, and speaks HTTP to it.
+import { describe } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
+import { createScratchDatabase } from "../../src/db/scratch-database.js";
+import { startService, type Service } from "../../src/service.js";
+
+export const POSTGRES_URL = process.env.TOOLGATE_TEST_POSTGRES_URL;
+
+export interface TestService extends Service {
+  provider: DatabaseProvider;
+  adminToken: string;
+  stopAndDrop(): Promise<void>;
+}
+
+export async function startTestService(provider: DatabaseProvider): Promise<TestService> {
+  const scratch = await createScratchDatabase(provider, POSTGRES_URL);
+  const adminToken = `tg_test_admin_${Math.random().toString(36).slice(2)}_${"x".repeat(24)}`;
+  const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, host: "127.0.0.1", logLevel: "silent", adminToken });
+  const service = await startService(config);
+  return {
+    ...service,
+    provider,
+    adminToken,
+    stopAndDrop: async () => {
+      await service.stop();
+      await scratch.drop();
+    },
+  };
+}
+
+/** The providers an API suite runs on: SQLite always, PostgreSQL when TOOLGATE_TEST_POSTGRES_URL is set. */
+export const TEST_PROVIDERS: DatabaseProvider[] = POSTGRES_URL ? ["sqlite", "postgresql"] : ["sqlite"];
+
+if (!POSTGRES_URL && !(globalThis as { __toolgateSkipNotice?: boolean }).__toolgateSkipNotice) {
+  (globalThis as { __toolgateSkipNotice?: boolean }).__toolgateSkipNotice = true;
+  console.warn("[toolgate tests] TOOLGATE_TEST_POSTGRES_URL is not set: PostgreSQL runs of the API suites are skipped.");
+}
+
+/** `describe` once per provider; the PostgreSQL variant is reported as skipped when it cannot run. */
+export function describeEachDatabase(name: string, suite: (provider: DatabaseProvider) => void): void {
+  for (const provider of ["sqlite", "postgresql"] as const) {
+    const run = provider === "sqlite" || POSTGRES_URL ? describe : describe.skip;
+    run(`${name} [${provider}]`, () => suite(provider));
+  }
+}
