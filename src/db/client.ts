@@ -6,6 +6,10 @@ import { createAdapterFactory, providerOf } from "./connection.js";
 /** The client type every module sees. Both generated clients share models and query API. */
 export type Database = SqliteClient;
 export type { Prisma } from "./generated/sqlite/client.js";
+import type { Prisma as PrismaNamespace } from "./generated/sqlite/client.js";
+
+/** What domain functions take: the client, or the transaction client inside `$transaction`. */
+export type Db = Database | PrismaNamespace.TransactionClient;
 
 export interface DatabaseOptions {
   /** Called for every SQL statement Prisma sends; used by tests that count queries. */

@@ -7,6 +7,8 @@ import "./types/tool-release.js";
 import "./types/grant.js";
 import "./types/viewer.js";
 import "./types/management.js";
+import "./types/grant-operations.js";
+import "./types/release-operations.js";
 
 let schema: GraphQLSchema | undefined;
 

@@ -1,0 +1,1 @@
+// grant-operations: filled in by its owner.

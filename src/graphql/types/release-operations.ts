@@ -1,0 +1,1 @@
+// release-operations: filled in by its owner.
