@@ -1,0 +1,215 @@
+// Structural shape of a middleware definition (service.md 2.5-2.10). Every object is strict;
+// semantic rules (names, tree shape, references) live in rules.ts.
+import { z } from "zod";
+import {
+  CONSTRAINT_KINDS,
+  CONSTRAINT_VALUE_KINDS,
+  ERROR_KINDS,
+  FLAG_SHAPE_KINDS,
+  OPTION_DEFAULT_KINDS,
+  OPTION_SHAPE_KINDS,
+  ROLE_TAGS,
+  SCOPE_KINDS,
+  TYPE_KINDS,
+} from "./kinds.js";
+import { isJsonValue, MAX_JSON_DEPTH, type JsonValue } from "./json-value.js";
+import { expecting, integerMessage } from "./messages.js";
+
+const integer = z.int({ error: integerMessage });
+const stringOrNull = z.union([z.string(), z.null()], { error: expecting("string or null") });
+const jsonValue = z.custom<JsonValue>((value) => isJsonValue(value), {
+  error: expecting(`a JSON value nested at most ${MAX_JSON_DEPTH} deep`),
+});
+const strings = z.array(z.string());
+
+// 2.10
+export const typeRefSchema = z.strictObject({
+  kind: z.enum(TYPE_KINDS),
+  value: z.strictObject({
+    id: z.string(),
+    metadata: z.strictObject({
+      doc: z.string(),
+      aliases: strings,
+      examples: strings,
+      deprecated: z.string(),
+      role: z.strictObject({ tag: z.enum(ROLE_TAGS) }),
+    }),
+  }),
+});
+
+export const typeDefSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  body: typeRefSchema,
+});
+
+export const schemaSchema = z.strictObject({
+  defs: z.array(typeDefSchema),
+  root: typeRefSchema,
+});
+
+// 2.7: top-level and command docs carry every member; nested docs may omit any.
+const docExampleSchema = z.strictObject({ title: z.string(), body: z.string() });
+
+export const docSchema = z.strictObject({
+  summary: z.string(),
+  description: z.string(),
+  examples: z.array(docExampleSchema),
+});
+
+export const nestedDocSchema = docSchema.partial();
+
+// 2.9
+export const optionSchema = z.strictObject({
+  long: z.string(),
+  short: stringOrNull,
+  aliases: strings,
+  doc: nestedDocSchema,
+  value_name: z.string(),
+  shape: z.strictObject({ kind: z.enum(OPTION_SHAPE_KINDS), value: typeRefSchema }),
+  default: z.strictObject({ kind: z.enum(OPTION_DEFAULT_KINDS), value: z.boolean() }),
+  required: z.boolean(),
+  env_var: z.string(),
+});
+
+export const flagSchema = z.strictObject({
+  long: z.string(),
+  short: stringOrNull,
+  aliases: strings,
+  doc: nestedDocSchema,
+  env_var: z.string(),
+  shape: z.strictObject({
+    kind: z.enum(FLAG_SHAPE_KINDS),
+    value: z.strictObject({ default: z.boolean(), negatable: z.boolean() }),
+  }),
+});
+
+export const positionalSchema = z.strictObject({
+  name: z.string(),
+  doc: docSchema,
+  value_name: z.string(),
+  type_: typeRefSchema,
+  default: jsonValue,
+  required: z.boolean(),
+  accepts_stdio: z.boolean(),
+});
+
+export const tailPositionalSchema = z.strictObject({
+  name: z.string(),
+  doc: docSchema,
+  value_name: z.string(),
+  item_type: typeRefSchema,
+  min: integer,
+  max: integer,
+  separator: z.string(),
+  verbatim: z.boolean(),
+  accepts_stdio: z.boolean(),
+});
+
+export const constraintSchema = z.strictObject({
+  kind: z.enum(CONSTRAINT_KINDS),
+  value: z.array(z.strictObject({ kind: z.enum(CONSTRAINT_VALUE_KINDS), value: z.string() })),
+});
+
+export const stdioSchema = z.strictObject({
+  doc: nestedDocSchema,
+  mime: strings,
+  required: z.boolean(),
+});
+
+export const formatterSchema = z.strictObject({ name: z.string(), doc: nestedDocSchema });
+
+export const resultSchema = z.strictObject({
+  type_: typeRefSchema,
+  doc: docSchema,
+  formatters: z.array(formatterSchema),
+  default_formatter: z.string(),
+});
+
+export const commandErrorSchema = z.strictObject({
+  name: z.string(),
+  doc: docSchema,
+  kind: z.enum(ERROR_KINDS),
+  exit_code: integer,
+  payload: typeRefSchema,
+});
+
+export const annotationsSchema = z.strictObject({
+  read_only: z.boolean(),
+  destructive: z.boolean(),
+  idempotent: z.boolean(),
+  open_world: z.boolean(),
+});
+
+export const commandBodySchema = z.strictObject({
+  positionals: z.strictObject({
+    fixed: z.array(positionalSchema),
+    tail: tailPositionalSchema,
+  }),
+  options: z.array(optionSchema),
+  flags: z.array(flagSchema),
+  constraints: z.array(constraintSchema),
+  stdin: stdioSchema,
+  stdout: stdioSchema,
+  stderr: stdioSchema,
+  result: resultSchema,
+  errors: z.array(commandErrorSchema),
+  annotations: annotationsSchema,
+});
+
+// 2.8
+export const commandNodeSchema = z.strictObject({
+  name: z.string(),
+  aliases: strings,
+  doc: docSchema,
+  globals: z.strictObject({
+    options: z.array(optionSchema),
+    flags: z.array(flagSchema),
+  }),
+  subcommands: z.array(integer),
+  body: commandBodySchema,
+});
+
+// 2.6
+export const presentedSurfaceSchema = z.strictObject({
+  version: z.string(),
+  requires_filesystem: z.boolean(),
+  commands: z.strictObject({ nodes: z.array(commandNodeSchema) }),
+  schema: schemaSchema,
+});
+
+// 2.5
+export const middlewareDefinitionSchema = z.strictObject({
+  name: z.string(),
+  version: z.string(),
+  aliases: strings,
+  doc: docSchema,
+  scope: z.strictObject({
+    kind: z.enum(SCOPE_KINDS),
+    value: z.strictObject({
+      presented: presentedSurfaceSchema,
+      expected: presentedSurfaceSchema,
+      parameter_schema: schemaSchema,
+    }),
+  }),
+});
+
+export type TypeRef = z.infer<typeof typeRefSchema>;
+export type TypeDef = z.infer<typeof typeDefSchema>;
+export type Schema = z.infer<typeof schemaSchema>;
+export type Doc = z.infer<typeof docSchema>;
+export type NestedDoc = z.infer<typeof nestedDocSchema>;
+export type Option = z.infer<typeof optionSchema>;
+export type Flag = z.infer<typeof flagSchema>;
+export type Positional = z.infer<typeof positionalSchema>;
+export type TailPositional = z.infer<typeof tailPositionalSchema>;
+export type Constraint = z.infer<typeof constraintSchema>;
+export type Stdio = z.infer<typeof stdioSchema>;
+export type Formatter = z.infer<typeof formatterSchema>;
+export type CommandResult = z.infer<typeof resultSchema>;
+export type CommandError = z.infer<typeof commandErrorSchema>;
+export type Annotations = z.infer<typeof annotationsSchema>;
+export type CommandBody = z.infer<typeof commandBodySchema>;
+export type CommandNode = z.infer<typeof commandNodeSchema>;
+export type PresentedSurface = z.infer<typeof presentedSurfaceSchema>;
+export type MiddlewareDefinition = z.infer<typeof middlewareDefinitionSchema>;
