@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { typeDef } from "../fixtures/definitions/build.js";
+import { typeDef } from "../../src/demo/definitions/build.js";
 import { type Draft, issuesAfter, NODES, PRESENTED } from "./helpers.js";
 
 const nodes = (d: Draft) => d.scope.value.presented.commands.nodes;
