@@ -9,6 +9,7 @@ import { createApp } from "./http/app.js";
 import { createLogger } from "./http/logger.js";
 import { REST_ROUTES } from "./http/rest/routes.js";
 import { listen } from "./http/server.js";
+import type { DemoTokens } from "./demo/seed.js";
 
 export interface Service {
   url: string;
@@ -17,13 +18,15 @@ export interface Service {
   logger: Logger;
   /** The bootstrap admin's token when it is known to this process (configured or generated now). */
   adminToken: string | undefined;
+  /** Demo accounts' tokens, in demo mode. */
+  demoTokens: DemoTokens | undefined;
   /** Graceful stop: refuse new connections, finish in-flight requests, close the database. */
   stop(): Promise<void>;
 }
 
 export interface ServiceHooks {
   /** Runs after bootstrap, before listening (the demo seed). */
-  afterBootstrap?(db: Database, logger: Logger): Promise<{ graphiqlToken?: string } | void>;
+  afterBootstrap?(db: Database, logger: Logger): Promise<{ demoTokens?: DemoTokens | undefined } | void>;
 }
 
 export async function startService(config: Config, hooks: ServiceHooks = {}): Promise<Service> {
@@ -41,7 +44,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     routes: REST_ROUTES,
     logger,
     introspection: config.introspection,
-    graphiqlToken: config.demo ? (seeded.graphiqlToken ?? adminToken) : undefined,
+    graphiqlToken: config.demo ? (seeded.demoTokens?.owner ?? adminToken) : undefined,
     isReady: () => ready,
   });
   const server = await listen(app, config.port, config.host);
@@ -51,6 +54,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     db,
     logger,
     adminToken,
+    demoTokens: seeded.demoTokens,
     stop: async () => {
       ready = false;
       await server.close();

@@ -64,9 +64,9 @@ export async function issueToken(
   return { token, secret };
 }
 
-export async function revokeToken(db: Database, actor: Actor, tokenId: string): Promise<ApiToken> {
+export async function revokeToken(db: Database, actor: Actor | "system", tokenId: string): Promise<ApiToken> {
   const token = await db.apiToken.findUnique({ where: { id: tokenId } });
-  if (!token || (!actor.admin && token.accountId !== actor.id)) {
+  if (!token || (actor !== "system" && !actor.admin && token.accountId !== actor.id)) {
     throw new DomainError("API_TOKEN_NOT_FOUND", `API token ${tokenId} not found`);
   }
   if (token.revokedAt) return token;

@@ -1,0 +1,171 @@
+// `toolgate <command>`: serve, migrate, seed and small admin commands that print JSON.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ConfigError, loadConfig, type Config } from "../config.js";
+import { openDatabase, type Database } from "../db/client.js";
+import { migrateDatabase } from "../db/migrations.js";
+import { createAccount, issueToken, revokeToken } from "../domain/accounts.js";
+import { DomainError } from "../domain/errors.js";
+import { createEnvironment, shareEnvironment } from "../domain/environments.js";
+import type { Plan } from "../domain/plans.js";
+import { seedDemo } from "../demo/seed.js";
+import { startService } from "../service.js";
+import { printBanner } from "./banner.js";
+
+const USAGE = `usage: toolgate <command> [options]
+
+commands:
+  serve [--port N] [--host H] [--database-url URL] [--log-level L] [--demo]
+  migrate [--database-url URL]
+  seed --demo [--database-url URL]
+  account create --name NAME --email EMAIL [--plan free|team|unlimited] [--admin]
+  environment create --account ID --name NAME [--version-check]
+  environment share --environment ID --account ID --role viewer|deployer
+  token create --account ID --name NAME [--expires-at ISO-8601]
+  token revoke --id ID
+
+Every option also has an environment variable (see README: Configuration).`;
+
+const OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  "database-url": { type: "string" },
+  "log-level": { type: "string" },
+  demo: { type: "boolean" },
+  name: { type: "string" },
+  email: { type: "string" },
+  plan: { type: "string" },
+  admin: { type: "boolean" },
+  account: { type: "string" },
+  environment: { type: "string" },
+  role: { type: "string" },
+  "version-check": { type: "boolean" },
+  "expires-at": { type: "string" },
+  id: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} satisfies ParseArgsConfig["options"];
+
+type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+
+function configFrom(options: Options): Config {
+  const env = { ...process.env };
+  if (options.port !== undefined) env.PORT = options.port;
+  if (options.host !== undefined) env.HOST = options.host;
+  if (options["database-url"] !== undefined) env.TOOLGATE_DATABASE_URL = options["database-url"];
+  if (options["log-level"] !== undefined) env.LOG_LEVEL = options["log-level"];
+  if (options.demo) env.TOOLGATE_DEMO = "true";
+  return loadConfig(env);
+}
+
+function required(options: Options, name: keyof Options): string {
+  const value = options[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+async function withDatabase<T>(config: Config, work: (db: Database) => Promise<T>): Promise<T> {
+  await migrateDatabase(config.databaseUrl);
+  const db = await openDatabase(config.databaseUrl);
+  try {
+    return await work(db);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+
+async function serve(config: Config): Promise<void> {
+  const service = await startService(config, {
+    afterBootstrap: async (db) => {
+      if (!config.demo) return;
+      return { demoTokens: (await seedDemo(db)).tokens };
+    },
+  });
+  printBanner(service, config);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    service.logger.info({ signal }, "shutting down: finishing in-flight requests");
+    await service.stop();
+    service.logger.info("stopped");
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { values: options, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const [command, subcommand] = positionals;
+  if (options.help || !command) {
+    console.log(USAGE);
+    return;
+  }
+  const config = configFrom(options);
+  switch (`${command}${subcommand ? ` ${subcommand}` : ""}`) {
+    case "serve":
+      return serve(config);
+    case "migrate": {
+      const applied = await migrateDatabase(config.databaseUrl);
+      return print({ applied });
+    }
+    case "seed": {
+      if (!options.demo) throw new UsageError("seed needs --demo (the only data set)");
+      return print(await withDatabase(config, seedDemo));
+    }
+    case "account create":
+      return print(
+        await withDatabase(config, (db) =>
+          createAccount(db, "system", { name: required(options, "name"), email: required(options, "email"), plan: (options.plan ?? "free") as Plan, admin: options.admin ?? false }),
+        ),
+      );
+    case "environment create":
+      return print(
+        await withDatabase(config, (db) =>
+          createEnvironment(db, "system", { accountId: required(options, "account"), name: required(options, "name"), versionCheck: options["version-check"] ?? false }),
+        ),
+      );
+    case "environment share": {
+      const role = required(options, "role");
+      if (role !== "viewer" && role !== "deployer") throw new UsageError("--role must be viewer or deployer");
+      return print(
+        await withDatabase(config, (db) => shareEnvironment(db, "system", { environmentId: required(options, "environment"), accountId: required(options, "account"), role })),
+      );
+    }
+    case "token create": {
+      const expiresAt = options["expires-at"] ? new Date(options["expires-at"]) : undefined;
+      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires-at must be an ISO 8601 date-time");
+      return print(
+        await withDatabase(config, async (db) => {
+          const { token, secret } = await issueToken(db, "system", { accountId: required(options, "account"), name: required(options, "name"), expiresAt });
+          return { id: token.id, accountId: token.accountId, name: token.name, expiresAt: token.expiresAt, secret };
+        }),
+      );
+    }
+    case "token revoke":
+      return print(await withDatabase(config, async (db) => revokeToken(db, "system", required(options, "id"))));
+    default:
+      throw new UsageError(`unknown command: ${positionals.join(" ")}`);
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof UsageError) {
+    console.error(error.message);
+    if (error instanceof UsageError) console.error(`\n${USAGE}`);
+    process.exit(2);
+  }
+  if (error instanceof DomainError) {
+    console.error(JSON.stringify({ code: error.code, errors: error.problems }));
+    process.exit(1);
+  }
+  if ((error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (error as { code?: string }).code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+// The demo data set `serve --demo` and `seed --demo` load into an empty registry: two accounts,
+// two environments (one shared as deployer), realistic releases and a few grants.
+import type { Database } from "../db/client.js";
+import { createAccount, issueToken } from "../domain/accounts.js";
+import { createEnvironment, shareEnvironment } from "../domain/environments.js";
+import { insertRelease } from "../domain/releases.js";
+import { gitLite } from "./definitions/git-lite.js";
+import { jsonFormat } from "./definitions/json-format.js";
+
+export const DEMO_OWNER_EMAIL = "alice@demo.toolgate.dev";
+export const DEMO_DEPLOYER_EMAIL = "bob@demo.toolgate.dev";
+
+export interface DemoTokens {
+  owner: string;
+  deployer: string;
+}
+
+export interface DemoSeed {
+  seeded: boolean;
+  tokens?: DemoTokens;
+}
+
+const DEMO_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+const COMPONENTS = {
+  jsonFormat: { componentId: "0190f0a8-6c1e-7c3a-9d2b-1f4e5a6b7c8d", componentName: "json-format" },
+  gitLite: { componentId: "0190f0a8-6c1e-7c3a-9d2b-2a5b6c7d8e9f", componentName: "git-lite" },
+};
+
+/**
+ * Seeds only a registry with no accounts besides administrators, so restarts never duplicate it.
+ * Secrets are never stored, so each demo start issues fresh day-long tokens for the demo accounts.
+ */
+export async function seedDemo(db: Database): Promise<DemoSeed> {
+  if ((await db.account.count({ where: { admin: false } })) > 0) return { seeded: false, tokens: await demoTokens(db) };
+  const alice = await createAccount(db, "system", { name: "Alice (platform team)", email: DEMO_OWNER_EMAIL, plan: "team" });
+  const bob = await createAccount(db, "system", { name: "Bob (deployer)", email: DEMO_DEPLOYER_EMAIL, plan: "free" });
+  const staging = await createEnvironment(db, "system", { accountId: alice.id, name: "staging" });
+  const production = await createEnvironment(db, "system", { accountId: alice.id, name: "production", versionCheck: true });
+  await shareEnvironment(db, "system", { environmentId: production.id, accountId: bob.id, role: "deployer" });
+  await shareEnvironment(db, "system", { environmentId: staging.id, accountId: bob.id, role: "viewer" });
+
+  const publish = (definition: unknown, component: { componentId: string; componentName: string }, revision: number, immutable: boolean) =>
+    insertRelease(db, {
+      ownerAccountId: alice.id,
+      actorId: alice.id,
+      definition,
+      source: { ...component, componentRevision: revision },
+      immutable,
+    });
+  const jsonFormat141 = await publish(jsonFormat("1.4.1"), COMPONENTS.jsonFormat, 7, true);
+  const jsonFormat142 = await publish(jsonFormat("1.4.2"), COMPONENTS.jsonFormat, 8, true);
+  const git243 = await publish(gitLite("git-lite", "2.43.0"), COMPONENTS.gitLite, 3, true);
+  const git244 = await publish(gitLite("git-lite", "2.44.0"), COMPONENTS.gitLite, 4, false);
+
+  const grant = (environmentId: string, releaseId: string, automatic: boolean, followCoordinates = false) =>
+    db.grant.create({
+      data: { environmentId, releaseId, automatic, followCoordinates, createdById: alice.id, stateChangedById: alice.id },
+    });
+  await grant(production.id, jsonFormat142.id, false);
+  await grant(production.id, git243.id, true);
+  await grant(staging.id, git244.id, false, true);
+  await grant(staging.id, jsonFormat141.id, true);
+
+  return { seeded: true, tokens: await demoTokens(db) };
+}
+
+async function demoTokens(db: Database): Promise<DemoTokens | undefined> {
+  const [alice, bob] = await Promise.all([
+    db.account.findUnique({ where: { email: DEMO_OWNER_EMAIL } }),
+    db.account.findUnique({ where: { email: DEMO_DEPLOYER_EMAIL } }),
+  ]);
+  if (!alice || !bob) return undefined;
+  const expiresAt = new Date(Date.now() + DEMO_TOKEN_LIFETIME_MS);
+  const issue = async (accountId: string) => (await issueToken(db, "system", { accountId, name: "demo (issued at start)", expiresAt })).secret;
+  return { owner: await issue(alice.id), deployer: await issue(bob.id) };
+}
