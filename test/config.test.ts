@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.js";
+
+describe("configuration", () => {
+  it("defaults to the embedded SQLite database on 127.0.0.1:4000", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ databaseUrl: "file:./data/toolgate.db", port: 4000, host: "127.0.0.1", logLevel: "info", introspection: true, demo: false });
+  });
+
+  it("reads every variable", () => {
+    const config = loadConfig({
+      TOOLGATE_DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test",
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      LOG_LEVEL: "debug",
+      TOOLGATE_ADMIN_TOKEN: "a".repeat(40),
+      TOOLGATE_INTROSPECTION: "false",
+      TOOLGATE_DEMO: "true",
+    });
+    expect(config).toMatchObject({ port: 8080, host: "0.0.0.0", logLevel: "debug", adminToken: "a".repeat(40), introspection: false, demo: true });
+  });
+
+  it("turns introspection off in production unless asked for", () => {
+    expect(loadConfig({ NODE_ENV: "production" }).introspection).toBe(false);
+    expect(loadConfig({ NODE_ENV: "production", TOOLGATE_INTROSPECTION: "on" }).introspection).toBe(true);
+  });
+
+  it("reports every bad value with a clear message", () => {
+    let error: unknown;
+    try {
+      loadConfig({ TOOLGATE_DATABASE_URL: "mysql://x", PORT: "eighty", LOG_LEVEL: "loud", TOOLGATE_ADMIN_TOKEN: "short", TOOLGATE_INTROSPECTION: "maybe" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^TOOLGATE_DATABASE_URL: must start with file:/),
+        expect.stringMatching(/^PORT: must be a number/),
+        expect.stringMatching(/^LOG_LEVEL: must be one of/),
+        expect.stringMatching(/^TOOLGATE_ADMIN_TOKEN: must be at least 32 characters/),
+        expect.stringMatching(/^TOOLGATE_INTROSPECTION: must be one of/),
+      ]),
+    );
+    expect(problems).toHaveLength(5);
+  });
+});
