@@ -1,9 +1,12 @@
-// GraphQL over HTTP at /graphql: Yoga with the shared context, error masking and GraphiQL.
-import { createYoga, type YogaServerInstance } from "graphql-yoga";
-import type { GraphQLSchema } from "graphql";
+// GraphQL over HTTP at /graphql: Yoga with the shared context, error masking, GraphiQL and the
+// endpoint's hardening (query limits, introspection switch, CSRF prevention, no batching).
+import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
+import { invalidRequest } from "../domain/errors.js";
+import { graphqlArmorPlugins } from "../graphql/armor.js";
 import type { Context } from "../graphql/context.js";
-import { maskError } from "../graphql/error-codes.js";
+import { HTTP_STATUS_BY_CODE, maskError, requestErrorFor } from "../graphql/error-codes.js";
 import { GRAPHIQL_DEFAULT_QUERY } from "./graphiql.js";
 
 export interface RequestServerContext {
@@ -26,15 +29,85 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
     fetchAPI: { Request, Response },
     landingPage: false,
     logging: false,
+    batching: false,
+    // Nothing in the schema takes a file.
+    multipart: false,
     context: ({ request, createContext }) => createContext(request),
     maskedErrors: {
       maskError: (error) => maskError(error, (original) => options.logger.error({ err: original }, "unexpected GraphQL error")),
     },
+    plugins: [
+      useCsrfPrevention(),
+      ...graphqlArmorPlugins({ introspection: options.introspection }),
+      ...(options.introspection ? [] : [useDisabledIntrospection()]),
+      useInvalidDocumentsAsRequestInvalid(),
+    ],
     graphiql: {
       title: "toolgate",
       defaultQuery: GRAPHIQL_DEFAULT_QUERY,
       headers: options.graphiqlToken ? JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken}` }) : undefined,
       shouldPersistHeaders: true,
     },
+  });
+}
+
+/** Any one of these headers proves the request was not sent by a plain HTML form or <img>. */
+export const CSRF_HEADERS = ["x-graphql-csrf", "x-graphql-yoga-csrf", "apollo-require-preflight"] as const;
+
+/** Content types a browser sends cross-site without a CORS preflight. */
+const SIMPLE_CONTENT_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"];
+
+/**
+ * A cross-site page can make a browser send GET requests and form POSTs without asking (and with
+ * its cookies). Such requests must carry one of CSRF_HEADERS; JSON POSTs need nothing, because a
+ * browser preflights them. GraphiQL's page itself is served before this hook.
+ */
+function useCsrfPrevention(): Plugin {
+  return {
+    onRequestParse({ request }) {
+      const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+      const preflighted = contentType !== undefined && contentType !== "" && !SIMPLE_CONTENT_TYPES.includes(contentType);
+      if (preflighted || CSRF_HEADERS.some((header) => request.headers.has(header))) return;
+      throw invalidRequest([
+        `GraphQL requests must be POSTed with content-type application/json, or carry an ${CSRF_HEADERS[0]} header (cross-site request forgery protection)`,
+      ]);
+    },
+  };
+}
+
+/** Without introspection, `__schema` and `__type` are validation errors (`__typename` stays). */
+function useDisabledIntrospection(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
+}
+
+/**
+ * Documents that fail validation (unknown fields, exceeded limits, disabled introspection) answer
+ * 400 REQUEST_INVALID like syntax errors do. Yoga would answer them 200 to `Accept: application/json`
+ * (the GraphQL-over-HTTP rule its `http.spec` flag selects); toolgate's status never depends on Accept.
+ */
+function useInvalidDocumentsAsRequestInvalid(): Plugin {
+  return {
+    onValidate() {
+      return ({ valid, result, setResult }) => {
+        if (!valid) setResult(result.map(asRequestInvalid));
+      };
+    },
+  };
+}
+
+function asRequestInvalid(thrown: Error): GraphQLError {
+  const error = thrown instanceof GraphQLError ? thrown : new GraphQLError(thrown.message);
+  const code = error.extensions.code;
+  const coded = typeof code === "string" && code in HTTP_STATUS_BY_CODE ? error : requestErrorFor([error]);
+  const http = coded.extensions.http as Record<string, unknown> | undefined;
+  return new GraphQLError(coded.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    extensions: { ...coded.extensions, http: { ...http, spec: false } },
   });
 }

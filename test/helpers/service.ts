@@ -1,6 +1,6 @@
 // Starts a real toolgate on an ephemeral port over a fresh database, and speaks HTTP to it.
 import { describe } from "vitest";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig, type Config } from "../../src/config.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
 import { createScratchDatabase } from "../../src/db/scratch-database.js";
 import { startService, type Service } from "../../src/service.js";
@@ -13,10 +13,10 @@ export interface TestService extends Service {
   stopAndDrop(): Promise<void>;
 }
 
-export async function startTestService(provider: DatabaseProvider): Promise<TestService> {
+export async function startTestService(provider: DatabaseProvider, configOverrides: Partial<Config> = {}): Promise<TestService> {
   const scratch = await createScratchDatabase(provider, POSTGRES_URL);
   const adminToken = `tg_test_admin_${Math.random().toString(36).slice(2)}_${"x".repeat(24)}`;
-  const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, host: "127.0.0.1", logLevel: "silent", adminToken });
+  const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, host: "127.0.0.1", logLevel: "silent", adminToken, ...configOverrides });
   const service = await startService(config);
   return {
     ...service,

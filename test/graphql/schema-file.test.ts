@@ -1,0 +1,73 @@
+import { readFileSync } from "node:fs";
+import {
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isIntrospectionType,
+  isObjectType,
+  printSchema,
+  type GraphQLNamedType,
+} from "graphql";
+import { describe, expect, it } from "vitest";
+import { buildSchema } from "../../src/graphql/schema.js";
+
+const schema = buildSchema();
+const namedTypes: GraphQLNamedType[] = Object.values(schema.getTypeMap()).filter((type) => !isIntrospectionType(type));
+
+const MISSING = "these schema elements need a non-empty description";
+
+const described = (element: { description?: string | null | undefined }) => (element.description ?? "").trim() !== "";
+
+/** Every offender as a schema coordinate (`Type.field(argument:)`), for a failure message that says what to fix. */
+function undescribed(coordinatesOf: (type: GraphQLNamedType) => { coordinate: string; description?: string | null | undefined }[]): string[] {
+  return namedTypes.flatMap(coordinatesOf).filter((element) => !described(element)).map((element) => element.coordinate);
+}
+
+describe("schema.graphql", () => {
+  it("is the printed schema (run `npm run schema` after changing a type)", () => {
+    const file = readFileSync(new URL("../../schema.graphql", import.meta.url), "utf8");
+    expect(file, "schema.graphql is stale: run `npm run schema`").toBe(`${printSchema(schema)}\n`);
+  });
+});
+
+describe("schema descriptions", () => {
+  it("every type has a description", () => {
+    expect(undescribed((type) => [{ coordinate: type.name, description: type.description }]), MISSING).toEqual([]);
+  });
+
+  it("every field of every object and interface type has a description", () => {
+    const offenders = undescribed((type) =>
+      isObjectType(type) || isInterfaceType(type)
+        ? Object.values(type.getFields()).map((field) => ({ coordinate: `${type.name}.${field.name}`, description: field.description }))
+        : [],
+    );
+    expect(offenders, MISSING).toEqual([]);
+  });
+
+  it("every argument has a description", () => {
+    const offenders = undescribed((type) =>
+      isObjectType(type) || isInterfaceType(type)
+        ? Object.values(type.getFields()).flatMap((field) =>
+            field.args.map((argument) => ({ coordinate: `${type.name}.${field.name}(${argument.name}:)`, description: argument.description })),
+          )
+        : [],
+    );
+    expect(offenders, MISSING).toEqual([]);
+  });
+
+  it("every input field has a description", () => {
+    const offenders = undescribed((type) =>
+      isInputObjectType(type)
+        ? Object.values(type.getFields()).map((field) => ({ coordinate: `${type.name}.${field.name}`, description: field.description }))
+        : [],
+    );
+    expect(offenders, MISSING).toEqual([]);
+  });
+
+  it("every enum value has a description", () => {
+    const offenders = undescribed((type) =>
+      isEnumType(type) ? type.getValues().map((value) => ({ coordinate: `${type.name}.${value.name}`, description: value.description })) : [],
+    );
+    expect(offenders, MISSING).toEqual([]);
+  });
+});
