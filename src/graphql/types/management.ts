@@ -5,6 +5,7 @@ import { builder } from "../builder.js";
 import { AccountPlan, EnvironmentRole } from "../enums.js";
 
 const CreateAccountInput = builder.inputType("CreateAccountInput", {
+  description: "A new account.",
   fields: (t) => ({
     name: t.string({ required: true, description: "Display name." }),
     email: t.string({ required: true, description: "Unique e-mail address." }),
@@ -14,6 +15,7 @@ const CreateAccountInput = builder.inputType("CreateAccountInput", {
 });
 
 const CreateApiTokenInput = builder.inputType("CreateApiTokenInput", {
+  description: "A new API token.",
   fields: (t) => ({
     accountId: t.field({ type: "UUID", required: true, description: "Account the token authenticates as." }),
     name: t.string({ required: true, description: "What the token is for." }),
@@ -22,6 +24,7 @@ const CreateApiTokenInput = builder.inputType("CreateApiTokenInput", {
 });
 
 const CreateEnvironmentInput = builder.inputType("CreateEnvironmentInput", {
+  description: "A new environment.",
   fields: (t) => ({
     accountId: t.field({ type: "UUID", required: true, description: "Owning account." }),
     name: t.string({ required: true, description: "Name, unique per owner." }),
@@ -30,6 +33,7 @@ const CreateEnvironmentInput = builder.inputType("CreateEnvironmentInput", {
 });
 
 const ShareEnvironmentInput = builder.inputType("ShareEnvironmentInput", {
+  description: "Who to share an environment with, and how.",
   fields: (t) => ({
     environmentId: t.field({ type: "UUID", required: true, description: "Environment to share." }),
     accountId: t.field({ type: "UUID", required: true, description: "Account to share it with." }),
@@ -72,7 +76,7 @@ builder.queryFields((t) => ({
   account: t.prismaField({
     type: "Account",
     description: "An account: your own, or any for administrators.",
-    args: { id: t.arg({ type: "UUID", required: true }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The account's UUID." }) },
     resolve: async (query, _root, args, ctx) => {
       await findAccount(ctx.db, ctx.actor(), args.id);
       return ctx.db.account.findUniqueOrThrow({ ...query, where: { id: args.id } });
@@ -81,7 +85,7 @@ builder.queryFields((t) => ({
   environment: t.prismaField({
     type: "Environment",
     description: "An environment you own, were shared, or (administrators) any.",
-    args: { id: t.arg({ type: "UUID", required: true }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The environment's UUID." }) },
     resolve: async (query, _root, args, ctx) => {
       await findEnvironment(ctx.db, ctx.actor(), args.id);
       return ctx.db.environment.findUniqueOrThrow({ ...query, where: { id: args.id } });
@@ -93,33 +97,33 @@ builder.mutationFields((t) => ({
   createAccount: t.prismaField({
     type: "Account",
     description: "Create an account (administrators only).",
-    args: { input: t.arg({ type: CreateAccountInput, required: true }) },
+    args: { input: t.arg({ type: CreateAccountInput, required: true, description: "What to create." }) },
     resolve: (_query, _root, { input }, ctx) =>
       createAccount(ctx.db, ctx.actor(), { name: input.name, email: input.email, plan: input.plan ?? undefined, admin: input.admin ?? undefined }),
   }),
   createApiToken: t.field({
     type: IssuedTokenType,
     description: "Issue an API token for yourself (or, as administrator, for anyone). The secret is returned once.",
-    args: { input: t.arg({ type: CreateApiTokenInput, required: true }) },
+    args: { input: t.arg({ type: CreateApiTokenInput, required: true, description: "What to create." }) },
     resolve: (_root, { input }, ctx) => issueToken(ctx.db, ctx.actor(), input),
   }),
   revokeApiToken: t.prismaField({
     type: "ApiToken",
     description: "Revoke one of your tokens (administrators: any). Idempotent.",
-    args: { id: t.arg({ type: "UUID", required: true }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The token's UUID." }) },
     resolve: (_query, _root, args, ctx) => revokeToken(ctx.db, ctx.actor(), args.id),
   }),
   createEnvironment: t.prismaField({
     type: "Environment",
     description: "Create an environment for yourself (administrators: for anyone). Limited per plan.",
-    args: { input: t.arg({ type: CreateEnvironmentInput, required: true }) },
+    args: { input: t.arg({ type: CreateEnvironmentInput, required: true, description: "What to create." }) },
     resolve: (_query, _root, { input }, ctx) =>
       createEnvironment(ctx.db, ctx.actor(), { accountId: input.accountId, name: input.name, versionCheck: input.versionCheck ?? undefined }),
   }),
   shareEnvironment: t.field({
     type: EnvironmentShareType,
     description: "Share an environment you own with another account as VIEWER or DEPLOYER (re-sharing changes the role).",
-    args: { input: t.arg({ type: ShareEnvironmentInput, required: true }) },
+    args: { input: t.arg({ type: ShareEnvironmentInput, required: true, description: "Environment, account and role." }) },
     resolve: (_root, { input }, ctx) => shareEnvironment(ctx.db, ctx.actor(), input),
   }),
 }));
