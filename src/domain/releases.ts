@@ -1,6 +1,9 @@
-// Tool releases: publication of a validated definition (used by apply, the demo seed and tests).
-import type { Db } from "../db/client.js";
-import type { ToolRelease } from "../db/generated/sqlite/client.js";
+// Tool releases: publication of a validated definition (used by apply, the demo seed and tests),
+// and the owner's view of them: get, list, de-publish and restore (service.md operations 7-10).
+import type { Db, Prisma } from "../db/client.js";
+import type { Account, ToolRelease } from "../db/generated/sqlite/client.js";
+import { accountNotFound } from "./accounts.js";
+import type { Actor } from "./actor.js";
 import {
   canonicalJson,
   metadataDigest,
@@ -10,9 +13,12 @@ import {
   type ComponentSource,
   type MiddlewareDefinition,
 } from "./definitions/index.js";
-import { DomainError, invalidRequest } from "./errors.js";
+import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
+import { canSeeAccount } from "./permissions.js";
+import { limitsOf } from "./plans.js";
 
-export type ReleaseLifecycle = "published" | "de-published" | "superseded";
+export const RELEASE_LIFECYCLES = ["published", "de-published", "superseded"] as const;
+export type ReleaseLifecycle = (typeof RELEASE_LIFECYCLES)[number];
 export type ReleaseOrigin = "ordinary" | "protected-system";
 export type SystemAvailability = "grantable" | "auto-granted" | "ambient";
 
@@ -70,4 +76,130 @@ export async function insertRelease(db: Db, input: NewRelease): Promise<ToolRele
       stateChangedById: input.actorId,
     },
   });
+}
+
+/**
+ * The Prisma selection a GraphQL resolver passes down (Pothos' `query`), so that the one read that
+ * returns a release also loads what the client asked for. Omit it to get the plain row.
+ */
+export interface ReleaseSelection {
+  include?: Prisma.ToolReleaseInclude;
+  select?: Prisma.ToolReleaseSelect;
+}
+
+/** Releases are visible to their owner and admins only (semantics.md "Permissions"). */
+function visibleReleasesWhere(actor: Actor): Prisma.ToolReleaseWhereInput {
+  return actor.admin ? {} : { ownerAccountId: actor.id };
+}
+
+/**
+ * A release the actor may see, whatever its lifecycle (owners still manage superseded and
+ * de-published releases). Anyone else gets TOOL_RELEASE_NOT_FOUND, so existence is not leaked.
+ */
+export async function findRelease(db: Db, actor: Actor, releaseId: string, selection: ReleaseSelection = {}): Promise<ToolRelease> {
+  const release = await db.toolRelease.findFirst({ ...selection, where: { id: releaseId, ...visibleReleasesWhere(actor) } });
+  if (!release) throw releaseNotFound(releaseId);
+  return release as ToolRelease;
+}
+
+export interface AccountReleaseFilter {
+  lifecycle?: ReleaseLifecycle | undefined;
+  /** Exact middleware name. */
+  name?: string | undefined;
+}
+
+/**
+ * An account's releases, ordered by name, then version, then createdAt (id breaks ties).
+ * Without a lifecycle filter the list holds every lifecycle, de-published and superseded included:
+ * the list is the owner's management view, and de-published releases can only be restored by
+ * someone who can find them. Only the account itself and admins may list it (else ACCOUNT_NOT_FOUND).
+ */
+export async function listAccountReleases(
+  db: Db,
+  actor: Actor,
+  accountId: string,
+  filter: AccountReleaseFilter = {},
+  selection: ReleaseSelection = {},
+): Promise<ToolRelease[]> {
+  if (!canSeeAccount(actor, accountId)) throw accountNotFound(accountId);
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true } });
+  if (!account) throw accountNotFound(accountId);
+  const releases = await db.toolRelease.findMany({
+    ...selection,
+    where: { ownerAccountId: accountId, lifecycle: filter.lifecycle, name: filter.name },
+    orderBy: [{ name: "asc" }, { version: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+  });
+  return releases as ToolRelease[];
+}
+
+/**
+ * Throws LIMIT_EXCEEDED when `additional` more published releases would take the owner past the
+ * "published releases per account" limit of its plan. De-published and superseded releases do not count.
+ */
+export async function assertPublishedReleaseCapacity(db: Db, owner: Pick<Account, "id" | "plan">, additional: number): Promise<void> {
+  const limit = limitsOf(owner.plan).publishedReleasesPerAccount;
+  if (limit === null || additional <= 0) return;
+  const published = await db.toolRelease.count({ where: { ownerAccountId: owner.id, lifecycle: "published" } });
+  if (published + additional > limit) {
+    throw limitExceeded(`plan ${owner.plan} allows ${limit} published releases per account; account ${owner.id} has ${published}`);
+  }
+}
+
+/** published → de-published. Grants are not touched: they disappear from view until a restore. */
+export function depublishRelease(db: Db, actor: Actor, releaseId: string, selection: ReleaseSelection = {}): Promise<ToolRelease> {
+  return changeLifecycle(db, actor, releaseId, { from: "published", to: "de-published", verb: "de-publish", done: "de-published" }, selection);
+}
+
+/**
+ * de-published → published, within the owner's plan limit. A de-published release keeps its
+ * coordinate (only superseding releases it), so no other release can have taken it meanwhile.
+ */
+export function restoreRelease(db: Db, actor: Actor, releaseId: string, selection: ReleaseSelection = {}): Promise<ToolRelease> {
+  return changeLifecycle(db, actor, releaseId, { from: "de-published", to: "published", verb: "restore", done: "restored" }, selection);
+}
+
+interface Transition {
+  from: ReleaseLifecycle;
+  to: ReleaseLifecycle;
+  /** For messages: "may not de-publish it", "can be restored". */
+  verb: string;
+  done: string;
+}
+
+async function changeLifecycle(db: Db, actor: Actor, releaseId: string, transition: Transition, selection: ReleaseSelection): Promise<ToolRelease> {
+  const release = await db.toolRelease.findFirst({
+    where: { id: releaseId, ...visibleReleasesWhere(actor) },
+    include: { owner: { select: { id: true, plan: true } } },
+  });
+  if (!release) throw releaseNotFound(releaseId);
+  if (release.origin === "protected-system") {
+    throw forbidden(`tool release ${releaseId} is provided by the system; nobody may ${transition.verb} it`);
+  }
+  if (release.lifecycle !== transition.from) throw lifecycleConflict(releaseId, release.lifecycle, transition);
+  // A quota, checked before the update rather than atomically with it: two restores racing for an
+  // account's last free slot may both pass.
+  if (transition.to === "published") await assertPublishedReleaseCapacity(db, release.owner, 1);
+  // The lifecycle condition makes concurrent transitions of one release race in the database:
+  // exactly one update matches, the others see count 0 and answer 409.
+  const { count } = await db.toolRelease.updateMany({
+    where: { id: releaseId, lifecycle: transition.from },
+    data: { lifecycle: transition.to, stateChangedAt: laterThan(release.stateChangedAt), stateChangedById: actor.id },
+  });
+  if (count === 0) {
+    const current = await db.toolRelease.findUnique({ where: { id: releaseId }, select: { lifecycle: true } });
+    throw lifecycleConflict(releaseId, current?.lifecycle ?? "changed", transition);
+  }
+  return (await db.toolRelease.findUniqueOrThrow({ ...selection, where: { id: releaseId } })) as ToolRelease;
+}
+
+function lifecycleConflict(releaseId: string, lifecycle: string, transition: Transition): DomainError {
+  return new DomainError(
+    "TOOL_RELEASE_LIFECYCLE_CONFLICT",
+    `tool release ${releaseId} is ${lifecycle}; only ${transition.from} releases can be ${transition.done}`,
+  );
+}
+
+/** Now, but never at or before `previous`: each change's stateChangedAt is strictly later than the last. */
+function laterThan(previous: Date): Date {
+  return new Date(Math.max(Date.now(), previous.getTime() + 1));
 }

@@ -37,8 +37,14 @@ export const builder = new SchemaBuilder<{
     idFieldOptions: { description: "Relay global object id; pass it to `node`. The plain UUID is `id`." },
     nodeTypeOptions: { description: "An object with a Relay global id, fetchable with `node(id:)`." },
     pageInfoTypeOptions: { description: "Where a connection page sits in the whole list." },
-    nodeQueryOptions: { description: "Fetch any object by its Relay global id (`nodeId`); null when it does not exist or you may not see it." },
-    nodesQueryOptions: { description: "Fetch objects by their Relay global ids; null entries for the ones you may not see." },
+    nodeQueryOptions: {
+      description: "Fetch any object by its Relay global id (`nodeId`); null when it does not exist or you may not see it.",
+      args: { id: { description: "A Relay global id (`nodeId`)." } },
+    },
+    nodesQueryOptions: {
+      description: "Fetch objects by their Relay global ids; null entries for the ones you may not see.",
+      args: { ids: { description: "Relay global ids (`nodeId`)." } },
+    },
     cursorFieldOptions: { description: "Opaque cursor of this edge; pass it as `after` or `before`." },
     nodeFieldOptions: { description: "The object at this edge." },
     edgesFieldOptions: { description: "The edges of the page." },

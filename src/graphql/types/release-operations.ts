@@ -1,1 +1,35 @@
-// release-operations: filled in by its owner.
+// Tool release operations (service.md 8-10): read one release, de-publish it, restore it.
+// Listing an account's releases (operation 7) is the Account.toolReleaseList field.
+import { depublishRelease, findRelease, restoreRelease } from "../../domain/releases.js";
+import { builder } from "../builder.js";
+
+builder.queryField("toolRelease", (t) =>
+  t.prismaField({
+    type: "ToolRelease",
+    nullable: true,
+    description: "A tool release you own (administrators: any), in any lifecycle. Others get TOOL_RELEASE_NOT_FOUND.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "The release's UUID." }) },
+    resolve: (query, _root, args, ctx) => findRelease(ctx.db, ctx.actor(), args.id, query),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  depublishToolRelease: t.prismaField({
+    type: "ToolRelease",
+    nullable: true,
+    description:
+      "De-publish a published release you own: it can no longer be granted and its grants disappear from view (they are kept, " +
+      "and return on restore). Not published → TOOL_RELEASE_LIFECYCLE_CONFLICT; system-provided release → AUTH_FORBIDDEN.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "UUID of the release to de-publish." }) },
+    resolve: (query, _root, args, ctx) => depublishRelease(ctx.db, ctx.actor(), args.id, query),
+  }),
+  restoreToolRelease: t.prismaField({
+    type: "ToolRelease",
+    nullable: true,
+    description:
+      "Publish a de-published release you own again; its grants become visible again. Counts against the plan's published " +
+      "releases (LIMIT_EXCEEDED). Not de-published → TOOL_RELEASE_LIFECYCLE_CONFLICT; system-provided release → AUTH_FORBIDDEN.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "UUID of the release to restore." }) },
+    resolve: (query, _root, args, ctx) => restoreRelease(ctx.db, ctx.actor(), args.id, query),
+  }),
+}));
