@@ -1,6 +1,6 @@
 // Who may see and do what. The rule (semantics.md): not allowed to see a resource or its parent →
 // its not-found code (existence is not leaked); allowed to see but not to act → AUTH_FORBIDDEN.
-import type { Database } from "../db/client.js";
+import type { Db } from "../db/client.js";
 import type { Environment } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden } from "./errors.js";
@@ -22,7 +22,7 @@ export function roleIn(actor: Actor, environment: Environment & { shares?: { acc
 }
 
 /** Loads an environment the actor can see, or throws ENVIRONMENT_NOT_FOUND. */
-export async function environmentAccess(db: Database, actor: Actor, environmentId: string): Promise<EnvironmentAccess> {
+export async function environmentAccess(db: Db, actor: Actor, environmentId: string): Promise<EnvironmentAccess> {
   const environment = await db.environment.findUnique({
     where: { id: environmentId },
     include: { shares: { where: { accountId: actor.id } } },

@@ -1,6 +1,7 @@
 // The one table that maps error codes to HTTP statuses, and the translation of any thrown value
 // into a GraphQLError carrying `extensions.code` and `extensions.http.status`. REST responses are
 // built from those extensions, so both surfaces answer every failure identically.
+import { PothosValidationError } from "@pothos/core";
 import { GraphQLError } from "graphql";
 import { DomainError, type ErrorCode } from "../domain/errors.js";
 
@@ -64,16 +65,21 @@ export function maskError(error: unknown, onUnexpected: (error: unknown) => void
   if (original instanceof GraphQLError && typeof original.extensions?.code === "string" && original.extensions.code in HTTP_STATUS_BY_CODE) {
     return original;
   }
-  // Syntax, validation and variable-coercion errors have neither a cause nor a path: the request is at fault.
-  if (error instanceof GraphQLError && !error.originalError && !error.path) return requestErrorFor([error]);
+  // Syntax, validation and variable-coercion errors have no path: the request is at fault. (Variable
+  // coercion keeps the scalar's or enum's own GraphQLError as the cause.)
+  if (error instanceof GraphQLError && !error.path && (!error.originalError || error.originalError instanceof GraphQLError)) {
+    return requestErrorFor([error]);
+  }
   const translated = translateKnownFailure(original);
   if (translated) return graphQLErrorFor(translated, path);
   onUnexpected(original);
   return graphQLErrorFor(new DomainError("INTERNAL_UNKNOWN", INTERNAL_ERROR_MESSAGE), path);
 }
 
-/** Database failures that mean "someone else changed this first" rather than a bug. */
+/** Failures that are not bugs: bad connection arguments, and database races ("someone else changed this first"). */
 function translateKnownFailure(error: unknown): DomainError | undefined {
+  // Pothos rejects bad connection arguments (a cursor it did not issue, `first` with `before`) this way.
+  if (error instanceof PothosValidationError) return new DomainError("REQUEST_INVALID", error.message);
   const code = (error as { code?: unknown } | null)?.code;
   if (code === "P2002" || code === "P2034") {
     return new DomainError("CONCURRENT_UPDATE", "a concurrent request changed the same data; retry the request");

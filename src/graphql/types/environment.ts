@@ -1,4 +1,5 @@
 // Environment: a deployment target that holds grants.
+import { ACTIVE_GRANT_WHERE, GRANT_LIST_ORDER } from "../../domain/grants.js";
 import { builder } from "../builder.js";
 
 export const EnvironmentType = builder.prismaNode("Environment", {
@@ -13,5 +14,14 @@ export const EnvironmentType = builder.prismaNode("Environment", {
       description: "When true, only immutable releases may be granted and published content may never change.",
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the environment was created." }),
+    activeGrants: t.relation("grants", {
+      description: "Active grants whose release is published or superseded, ordered by release name, version, then creation.",
+      query: { where: ACTIVE_GRANT_WHERE, orderBy: GRANT_LIST_ORDER },
+    }),
+    grants: t.relatedConnection("grants", {
+      description: "The active grants of `activeGrants`, in the same order, one page at a time.",
+      cursor: "id",
+      query: { where: ACTIVE_GRANT_WHERE, orderBy: GRANT_LIST_ORDER },
+    }),
   }),
 });

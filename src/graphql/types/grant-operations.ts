@@ -1,1 +1,96 @@
-// grant-operations: filled in by its owner.
+// Grant operations: get, create, delete and restore (service.md 4.1, operations 2, 4, 5, 6).
+// Resolvers only call the domain; grants come back through the field's Prisma `query`, so nested
+// `release { owner }` selections load in the same Prisma query.
+import type { Database } from "../../db/client.js";
+import { createGrant, deleteGrant, findGrant, restoreGrant, type GrantQuery } from "../../domain/grants.js";
+import { RELEASE_SELECTOR_TYPES } from "../../domain/grant-release-selector.js";
+import { builder } from "../builder.js";
+
+export const ReleaseSelectorType = builder.enumType("ReleaseSelectorType", {
+  description: "How a release selector names a release.",
+  values: {
+    ById: { value: "ById", description: "By the release's UUID (`releaseId`); published or superseded releases." },
+    ByCoordinates: {
+      value: "ByCoordinates",
+      description: "By the owner's e-mail (`account`), `name` and `version`; the current published release at that coordinate.",
+    },
+  } satisfies Record<(typeof RELEASE_SELECTOR_TYPES)[number], { value: string; description: string }>,
+});
+
+export const ReleaseSelectorInput = builder.inputType("ReleaseSelectorInput", {
+  description: "Names the release to grant. Give exactly the fields its `type` uses.",
+  fields: (t) => ({
+    type: t.field({ type: ReleaseSelectorType, required: true, description: "ById or ByCoordinates." }),
+    releaseId: t.field({ type: "UUID", required: false, description: "ById: the release's UUID." }),
+    account: t.string({ required: false, description: "ByCoordinates: the e-mail of the account owning the release." }),
+    name: t.string({ required: false, description: "ByCoordinates: the middleware name." }),
+    version: t.string({ required: false, description: "ByCoordinates: the release version." }),
+  }),
+});
+
+export const CreateGrantInput = builder.inputType("CreateGrantInput", {
+  description: "A grant creation: which release, and who manages the grant.",
+  fields: (t) => ({
+    release: t.field({ type: ReleaseSelectorInput, required: true, description: "The release to grant." }),
+    automatic: t.boolean({
+      required: false,
+      description: "true: managed by reconciliation; false (default): managed by a person. An automatic request never takes over a manual grant.",
+    }),
+  }),
+});
+
+/** Reads a grant back with the caller's selection after the domain changed it. */
+const reload = (db: Database, id: string, query: GrantQuery) => db.grant.findUniqueOrThrow({ ...query, where: { id } });
+
+builder.queryField("grant", (t) =>
+  t.prismaField({
+    type: "Grant",
+    nullable: true,
+    description: "An active grant in an environment you can see whose release is published or superseded.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "The grant's UUID." }) },
+    resolve: (query, _root, args, ctx) => findGrant(ctx.db, ctx.actor(), args.id, query),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  createGrant: t.prismaField({
+    type: "Grant",
+    nullable: true,
+    description:
+      "Grant an exact release to an environment (owner or deployer). Idempotent: an existing grant is returned, restored in place when deleted, or has its flags updated.",
+    args: {
+      environmentId: t.arg({ type: "UUID", required: true, description: "The environment receiving the grant." }),
+      input: t.arg({ type: CreateGrantInput, required: true, description: "The release and the grant's flags." }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const grant = await createGrant(ctx.db, ctx.actor(), args.environmentId, args.input);
+      return reload(ctx.db, grant.id, query);
+    },
+  }),
+  deleteGrant: t.prismaField({
+    type: "Grant",
+    nullable: true,
+    description: "Soft-delete an active grant (owner or deployer) and return it. Protected grants cannot be deleted.",
+    args: {
+      id: t.arg({ type: "UUID", required: true, description: "The grant's UUID." }),
+      automatic: t.arg.boolean({
+        required: false,
+        description: "true when reconciliation deletes: then only automatic grants may be deleted. Defaults to false.",
+      }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const grant = await deleteGrant(ctx.db, ctx.actor(), args.id, { automatic: args.automatic });
+      return reload(ctx.db, grant.id, query);
+    },
+  }),
+  restoreGrant: t.prismaField({
+    type: "Grant",
+    nullable: true,
+    description: "Re-activate a deleted grant as a manual grant (owner or deployer). Its release must still be available.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "The grant's UUID." }) },
+    resolve: async (query, _root, args, ctx) => {
+      const grant = await restoreGrant(ctx.db, ctx.actor(), args.id);
+      return reload(ctx.db, grant.id, query);
+    },
+  }),
+}));

@@ -32,6 +32,8 @@ export async function runRoute(
 ): Promise<Response> {
   const onUnexpected = (error: unknown) => context.logger.error({ err: error, route: prepared.route.name }, "unexpected error");
   try {
+    // Every /v1 operation is protected: 401 comes before anything about the request's content.
+    context.actor();
     const body = request.method === "GET" ? undefined : await readJsonBody(request as unknown as Request);
     const variables = prepared.route.variables({ params: request.params, query: new URL(request.url).searchParams, body });
     const result = await execute({ schema, document: prepared.document, variableValues: variables, contextValue: context });

@@ -1,4 +1,214 @@
-// REST routes for grants (service.md 4.1, operations 1-6).
-import type { RestRoute } from "../route.js";
+// REST routes for grants (service.md 4.1, operations 1, 2, 4, 5, 6). Operation 3 (validate) lives
+// with the validate/apply routes.
+import { invalidRequest } from "../../../domain/errors.js";
+import { restEnumValue, type RestInput, type RestRoute } from "../route.js";
 
-export const GRANT_ROUTES: RestRoute[] = [];
+/** Everything a grant view (service.md 2.2) needs, aliased to the spec's field names. */
+export const GRANT_VIEW = /* GraphQL */ `
+  fragment GrantView on Grant {
+    id
+    environmentId
+    toolMiddlewareReleaseId: releaseId
+    protected
+    automatic
+    followCoordinates
+    lifecycle
+    createdAt
+    createdBy: createdById
+    stateChangedAt
+    stateChangedBy: stateChangedById
+    release {
+      id
+      name
+      version
+      definition: middlewareDefinition
+      metadataVersion
+      metadataDigest
+      sourceDigest
+      owner {
+        id
+        name
+        email
+      }
+    }
+  }
+`;
+
+export interface GrantNode {
+  id: string;
+  environmentId: string;
+  toolMiddlewareReleaseId: string;
+  protected: boolean;
+  automatic: boolean;
+  followCoordinates: boolean;
+  lifecycle: string;
+  createdAt: string;
+  createdBy: string;
+  stateChangedAt: string;
+  stateChangedBy: string;
+  release: {
+    id: string;
+    name: string;
+    version: string;
+    definition: unknown;
+    metadataVersion: string;
+    metadataDigest: string;
+    sourceDigest: string;
+    owner: { id: string; name: string; email: string };
+  };
+}
+
+export function toGrantView(node: GrantNode) {
+  const { release, ...grant } = node;
+  const { owner, ...granted } = release;
+  return { grant: { ...grant, lifecycle: restEnumValue(grant.lifecycle) }, release: granted, releaseOwner: owner };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Throws the problems found before GraphQL runs, with any bad path parameter, so one response lists every problem. */
+function rejectRequest(problems: string[], params: Record<string, string>, name: string): never {
+  const value = params[name] ?? "";
+  if (!UUID.test(value)) problems.unshift(`path.${name}: "${value}" is not a UUID`);
+  throw invalidRequest(problems);
+}
+
+export const MAX_PAGE_SIZE = 500;
+
+/** `?limit=&cursor=`: absent means the whole list; either one present asks for a page. */
+function pageOf({ query, params }: RestInput): { paged: boolean; limit: number | null; cursor: string | null } {
+  const limit = query.get("limit");
+  const cursor = query.get("cursor");
+  const problems: string[] = [];
+  if (limit !== null && (!/^[1-9][0-9]*$/.test(limit) || Number(limit) > MAX_PAGE_SIZE)) {
+    problems.push(`query.limit: "${limit}" is not an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  if (cursor !== null && cursor === "") problems.push("query.cursor: must not be empty; pass the nextCursor of the previous page");
+  if (problems.length > 0) rejectRequest(problems, params, "environmentId");
+  return { paged: limit !== null || cursor !== null, limit: limit === null ? null : Number(limit), cursor };
+}
+
+/** POST's body becomes the `$body` variable, so GraphQL's coercion errors read "at body.release.type". */
+function creationOf(input: RestInput): { body: unknown } {
+  if (input.body === undefined) {
+    rejectRequest(['body: required, e.g. {"release": {"type": "ById", "releaseId": "<uuid>"}, "automatic": false}'], input.params, "environmentId");
+  }
+  return { body: input.body };
+}
+
+/** DELETE's optional body is `{automatic: boolean}`; it is checked here because it has no GraphQL input type. */
+function deletionOf(input: RestInput): { automatic: unknown } {
+  const body = input.body;
+  if (body === undefined) return { automatic: false };
+  const problems: string[] = [];
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    problems.push("body: expected an object such as {\"automatic\": false}");
+  } else {
+    for (const key of Object.keys(body)) if (key !== "automatic") problems.push(`body.${key}: unknown field; the only field is automatic`);
+    const automatic = (body as { automatic?: unknown }).automatic;
+    if (automatic !== undefined && automatic !== null && typeof automatic !== "boolean") problems.push("body.automatic: expected a boolean");
+  }
+  if (problems.length > 0) rejectRequest(problems, input.params, "grantId");
+  return { automatic: (body as { automatic?: boolean | null }).automatic ?? false };
+}
+
+export const GRANT_ROUTES: RestRoute[] = [
+  {
+    name: "list active grants",
+    method: "GET",
+    path: "/v1/envs/:environmentId/tool-middlewares",
+    document: /* GraphQL */ `
+      query ListActiveGrants($environmentId: UUID!, $paged: Boolean!, $limit: Int, $cursor: String) {
+        environment(id: $environmentId) {
+          activeGrants @skip(if: $paged) {
+            ...GrantView
+          }
+          grants(first: $limit, after: $cursor) @include(if: $paged) {
+            edges {
+              node {
+                ...GrantView
+              }
+            }
+            pageInfo {
+              hasNextPage
+              endCursor
+            }
+          }
+        }
+      }
+      ${GRANT_VIEW}
+    `,
+    variables: (input) => ({ environmentId: input.params.environmentId, ...pageOf(input) }),
+    respond: (data) => {
+      const environment = data.environment as {
+        activeGrants?: GrantNode[];
+        grants?: { edges: { node: GrantNode }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+      };
+      if (!environment.grants) return { status: 200, body: { values: environment.activeGrants!.map(toGrantView) } };
+      const { edges, pageInfo } = environment.grants;
+      return {
+        status: 200,
+        body: { values: edges.map((edge) => toGrantView(edge.node)), nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null },
+      };
+    },
+  },
+  {
+    name: "create grant",
+    method: "POST",
+    path: "/v1/envs/:environmentId/tool-middlewares",
+    document: /* GraphQL */ `
+      mutation CreateGrant($environmentId: UUID!, $body: CreateGrantInput!) {
+        createGrant(environmentId: $environmentId, input: $body) {
+          ...GrantView
+        }
+      }
+      ${GRANT_VIEW}
+    `,
+    variables: (input) => ({ environmentId: input.params.environmentId, ...creationOf(input) }),
+    respond: (data) => ({ status: 200, body: toGrantView(data.createGrant as GrantNode) }),
+  },
+  {
+    name: "get active grant",
+    method: "GET",
+    path: "/v1/environment-tool-middleware-grants/:grantId",
+    document: /* GraphQL */ `
+      query GetGrant($id: UUID!) {
+        grant(id: $id) {
+          ...GrantView
+        }
+      }
+      ${GRANT_VIEW}
+    `,
+    variables: ({ params }) => ({ id: params.grantId }),
+    respond: (data) => ({ status: 200, body: toGrantView(data.grant as GrantNode) }),
+  },
+  {
+    name: "delete grant",
+    method: "DELETE",
+    path: "/v1/environment-tool-middleware-grants/:grantId",
+    document: /* GraphQL */ `
+      mutation DeleteGrant($id: UUID!, $automatic: Boolean) {
+        deleteGrant(id: $id, automatic: $automatic) {
+          id
+        }
+      }
+    `,
+    variables: (input) => ({ id: input.params.grantId, ...deletionOf(input) }),
+    respond: () => ({ status: 204 }),
+  },
+  {
+    name: "restore grant",
+    method: "POST",
+    path: "/v1/environment-tool-middleware-grants/:grantId/restore",
+    document: /* GraphQL */ `
+      mutation RestoreGrant($id: UUID!) {
+        restoreGrant(id: $id) {
+          ...GrantView
+        }
+      }
+      ${GRANT_VIEW}
+    `,
+    variables: ({ params }) => ({ id: params.grantId }),
+    respond: (data) => ({ status: 200, body: toGrantView(data.restoreGrant as GrantNode) }),
+  },
+];

@@ -1,0 +1,76 @@
+// Release selectors: how a grant creation names the release it grants (semantics.md "Grants").
+// `ById` accepts published and superseded releases; `ByCoordinates` (owner e-mail, name, version)
+// names the current, published release at that coordinate.
+import type { Db } from "../db/client.js";
+import type { ToolRelease } from "../db/generated/sqlite/client.js";
+import { invalidRequest } from "./errors.js";
+import { referencedReleaseNotFound } from "./releases.js";
+
+export const RELEASE_SELECTOR_TYPES = ["ById", "ByCoordinates"] as const;
+export type ReleaseSelectorType = (typeof RELEASE_SELECTOR_TYPES)[number];
+
+/** A selector as a request carries it: fields not used by its type must be absent (or null). */
+export interface ReleaseSelectorInput {
+  type: string;
+  releaseId?: string | null | undefined;
+  account?: string | null | undefined;
+  name?: string | null | undefined;
+  version?: string | null | undefined;
+}
+
+export type ReleaseSelector =
+  | { type: "ById"; releaseId: string }
+  | { type: "ByCoordinates"; account: string; name: string; version: string };
+
+const FIELDS_BY_TYPE: Record<ReleaseSelectorType, readonly (keyof ReleaseSelectorInput)[]> = {
+  ById: ["releaseId"],
+  ByCoordinates: ["account", "name", "version"],
+};
+const SELECTOR_FIELDS = ["releaseId", "account", "name", "version"] as const;
+
+/** Checks a selector's shape; throws REQUEST_INVALID listing every problem, prefixed by `path`. */
+export function parseReleaseSelector(input: ReleaseSelectorInput, path = "release"): ReleaseSelector {
+  if (!(RELEASE_SELECTOR_TYPES as readonly string[]).includes(input.type)) {
+    throw invalidRequest([`${path}.type: "${input.type}" is not a selector type; use ${RELEASE_SELECTOR_TYPES.join(" or ")}`]);
+  }
+  const type = input.type as ReleaseSelectorType;
+  const wanted = FIELDS_BY_TYPE[type];
+  const problems: string[] = [];
+  for (const field of SELECTOR_FIELDS) {
+    const value = input[field];
+    const present = value !== undefined && value !== null;
+    if (wanted.includes(field) && !present) problems.push(`${path}.${field}: required when type is ${type}`);
+    else if (wanted.includes(field) && value!.trim() === "") problems.push(`${path}.${field}: must not be empty`);
+    else if (!wanted.includes(field) && present) problems.push(`${path}.${field}: not allowed when type is ${type}`);
+  }
+  if (problems.length > 0) throw invalidRequest(problems);
+  return type === "ById"
+    ? { type, releaseId: input.releaseId! }
+    : { type, account: input.account!.trim().toLowerCase(), name: input.name!, version: input.version! };
+}
+
+export function describeSelector(selector: ReleaseSelector): string {
+  return selector.type === "ById" ? selector.releaseId : `${selector.account}/${selector.name}@${selector.version}`;
+}
+
+/**
+ * The release a selector names, if it may be granted now; throws REQUEST_INVALID for a malformed
+ * selector and REFERENCED_TOOL_RELEASE_NOT_FOUND for an unknown or de-published release.
+ */
+export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput | ReleaseSelector, path = "release"): Promise<ToolRelease> {
+  const selector = parseReleaseSelector(input, path);
+  const release =
+    selector.type === "ById"
+      ? await db.toolRelease.findFirst({ where: { id: selector.releaseId, lifecycle: { in: ["published", "superseded"] } } })
+      : await db.toolRelease.findFirst({
+          where: {
+            owner: { email: selector.account },
+            name: selector.name,
+            version: selector.version,
+            lifecycle: "published",
+            currentCoordinate: true,
+          },
+        });
+  if (!release) throw referencedReleaseNotFound(describeSelector(selector));
+  return release;
+}

@@ -1,0 +1,215 @@
+// Grants: an environment's grant of one exact release (semantics.md "Grants"). Soft-deleted, one
+// row per (environment, release); create is idempotent and an automatic request never takes over
+// a manual grant. Lifecycle changes are conditional updates, so of two racing requests exactly one
+// wins and the other gets the answer it would get had it arrived second.
+import type { Db, Prisma } from "../db/client.js";
+import type { Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
+import type { Actor } from "./actor.js";
+import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
+import { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
+import { inGrantTransaction } from "./grant-transaction.js";
+import { environmentAccess, requireDeployer, roleIn, visibleEnvironmentsWhere } from "./permissions.js";
+import { limitsOf } from "./plans.js";
+import { referencedReleaseNotFound } from "./releases.js";
+
+export { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
+
+export type GrantLifecycle = "active" | "deleted";
+
+export const grantNotFound = (id: string) =>
+  new DomainError("ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND", `environment tool middleware grant ${id} not found`);
+export const grantConflict = (message: string) => new DomainError("ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_CONFLICT", message);
+
+/** Prisma filter: active grants whose release is published or superseded (de-published hides them). */
+export const ACTIVE_GRANT_WHERE = {
+  lifecycle: "active",
+  release: { lifecycle: { in: ["published", "superseded"] } },
+} satisfies Prisma.GrantWhereInput;
+
+/** Prisma filter: active grants the actor may list and get (ACTIVE_GRANT_WHERE in a visible environment). */
+export function visibleActiveGrantWhere(actor: Actor): Prisma.GrantWhereInput {
+  return { ...ACTIVE_GRANT_WHERE, environment: visibleEnvironmentsWhere(actor) };
+}
+
+/** List order: release name, version, then creation; the id makes the order total for cursors. */
+export const GRANT_LIST_ORDER = [
+  { release: { name: "asc" } },
+  { release: { version: "asc" } },
+  { createdAt: "asc" },
+  { id: "asc" },
+] satisfies Prisma.GrantOrderByWithRelationInput[];
+
+/** The nested selection a caller wants back (a GraphQL `query`, or an include). */
+export type GrantQuery = Pick<Prisma.GrantFindFirstArgs, "include" | "select">;
+
+export interface GrantCreation {
+  release: ReleaseSelectorInput;
+  /** true = managed by reconciliation, false (default) = managed by a person. */
+  automatic?: boolean | null | undefined;
+}
+
+export interface GrantFlags {
+  automatic: boolean;
+  followCoordinates: boolean;
+}
+
+export async function listActiveGrants(db: Db, actor: Actor, environmentId: string): Promise<(Grant & { release: ToolRelease })[]> {
+  await environmentAccess(db, actor, environmentId);
+  return db.grant.findMany({ where: { environmentId, ...ACTIVE_GRANT_WHERE }, orderBy: GRANT_LIST_ORDER, include: { release: true } });
+}
+
+/** An active grant the actor can see, loaded with `query`; 404 otherwise. */
+export async function findGrant(db: Db, actor: Actor, grantId: string, query: GrantQuery = {}): Promise<Grant> {
+  const grant = await db.grant.findFirst({ ...query, where: { id: grantId, ...visibleActiveGrantWhere(actor) } });
+  if (!grant) throw grantNotFound(grantId);
+  return grant as Grant;
+}
+
+/** Grants a release to an environment (operation 2); see `grantRelease` for the rules. */
+export async function createGrant(db: Db, actor: Actor, environmentId: string, creation: GrantCreation): Promise<Grant> {
+  if (creation.release === undefined || creation.release === null) throw invalidRequest(["release: required"]);
+  const selector = parseReleaseSelector(creation.release);
+  const flags: GrantFlags = { automatic: creation.automatic ?? false, followCoordinates: selector.type === "ByCoordinates" };
+  return inGrantTransaction(db, async (tx) => {
+    const access = await environmentAccess(tx, actor, environmentId);
+    requireDeployer(access);
+    const release = await resolveReleaseSelector(tx, selector);
+    return grantRelease(tx, actor, access.environment, release, flags);
+  });
+}
+
+/**
+ * The create rules once access is settled and the release resolved (also used by apply): a
+ * versionCheck environment takes immutable releases only; a deleted row is restored in place with
+ * the new flags; an active one is kept when protected, when an automatic request meets a manual
+ * grant, or when the flags already match, and otherwise takes the requested flags. Call inside a
+ * transaction: the plan-limit count and the insert must see the same state.
+ */
+export async function grantRelease(db: Db, actor: Actor, environment: Environment, release: ToolRelease, flags: GrantFlags): Promise<Grant> {
+  if (environment.versionCheck && !release.immutable) {
+    throw new DomainError(
+      "TOOL_RELEASE_IMMUTABLE_CONFLICT",
+      `environment ${environment.id} has versionCheck: only immutable releases may be granted, and release ${release.id} is mutable`,
+    );
+  }
+  const existing = await db.grant.findUnique({ where: { environmentId_releaseId: { environmentId: environment.id, releaseId: release.id } } });
+  const now = new Date();
+  if (!existing) {
+    await requireGrantCapacity(db, environment);
+    return db.grant.create({
+      data: {
+        environmentId: environment.id,
+        releaseId: release.id,
+        protected: false,
+        ...flags,
+        lifecycle: "active",
+        createdAt: now,
+        createdById: actor.id,
+        stateChangedAt: now,
+        stateChangedById: actor.id,
+      },
+    });
+  }
+  if (existing.lifecycle === "deleted") {
+    await requireGrantCapacity(db, environment);
+    return db.grant.update({
+      where: { id: existing.id },
+      data: { ...flags, protected: false, lifecycle: "active", stateChangedAt: now, stateChangedById: actor.id },
+    });
+  }
+  if (keepsExistingGrant(existing, flags)) return existing;
+  return db.grant.update({ where: { id: existing.id }, data: flags });
+}
+
+function keepsExistingGrant(existing: Grant, requested: GrantFlags): boolean {
+  if (existing.protected) return true;
+  if (requested.automatic && !existing.automatic) return true;
+  return existing.automatic === requested.automatic && existing.followCoordinates === requested.followCoordinates;
+}
+
+/** 422 when one more active grant would exceed the environment owner's plan. */
+async function requireGrantCapacity(db: Db, environment: Environment): Promise<void> {
+  const owner = await db.account.findUniqueOrThrow({ where: { id: environment.ownerAccountId }, select: { plan: true } });
+  const limit = limitsOf(owner.plan).activeGrantsPerEnvironment;
+  if (limit === null) return;
+  const active = await db.grant.count({ where: { environmentId: environment.id, lifecycle: "active" } });
+  if (active >= limit) {
+    throw limitExceeded(`plan ${owner.plan} allows ${limit} active grants per environment; environment ${environment.id} has ${active}`);
+  }
+}
+
+const ATTEMPTS_AFTER_LOST_RACE = 3;
+
+/** Soft-deletes an active grant (operation 5). An automatic deletion may only remove automatic grants. */
+export async function deleteGrant(db: Db, actor: Actor, grantId: string, options: { automatic?: boolean | null | undefined } = {}): Promise<Grant> {
+  const automatic = options.automatic ?? false;
+  for (let attempt = 1; attempt <= ATTEMPTS_AFTER_LOST_RACE; attempt += 1) {
+    const grant = await db.grant.findFirst({
+      where: { id: grantId, ...visibleActiveGrantWhere(actor) },
+      include: { environment: { include: { shares: { where: { accountId: actor.id } } } } },
+    });
+    if (!grant) throw grantNotFound(grantId);
+    requireUserManageable(actor, grant);
+    if (automatic && !grant.automatic) {
+      throw grantConflict(`grant ${grantId} is managed by a person (automatic: false); an automatic deletion may not remove it`);
+    }
+    const now = new Date();
+    const { count } = await db.grant.updateMany({
+      where: { id: grantId, lifecycle: "active", protected: false, ...(automatic ? { automatic: true } : {}) },
+      data: { lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id },
+    });
+    const { environment: _environment, ...row } = grant;
+    if (count === 1) return { ...row, lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id };
+    // Someone changed the grant between our read and our write: the next read explains how.
+  }
+  throw concurrentUpdate();
+}
+
+/** Re-activates a deleted grant (operation 6) as a manual grant. Finds deleted grants too. */
+export async function restoreGrant(db: Db, actor: Actor, grantId: string): Promise<Grant> {
+  return inGrantTransaction(db, async (tx) => {
+    const grant = await tx.grant.findFirst({
+      where: { id: grantId, environment: visibleEnvironmentsWhere(actor) },
+      include: { release: true, environment: { include: { shares: { where: { accountId: actor.id } } } } },
+    });
+    if (!grant) throw grantNotFound(grantId);
+    requireUserManageable(actor, grant);
+    if (grant.lifecycle !== "deleted") throw grantConflict(`grant ${grantId} is ${grant.lifecycle}; only deleted grants can be restored`);
+    if (grant.release.lifecycle === "de-published") throw referencedReleaseNotFound(grant.releaseId);
+    await requireGrantCapacity(tx, grant.environment);
+    const now = new Date();
+    const { count } = await tx.grant.updateMany({
+      where: { id: grantId, lifecycle: "deleted" },
+      data: { lifecycle: "active", automatic: false, stateChangedAt: now, stateChangedById: actor.id },
+    });
+    if (count !== 1) throw concurrentUpdate();
+    const { environment: _environment, release: _release, ...row } = grant;
+    return { ...row, lifecycle: "active", automatic: false, stateChangedAt: now, stateChangedById: actor.id };
+  });
+}
+
+/**
+ * System provisioning (never reachable by users): an active, protected, automatic grant that users
+ * can neither delete nor restore. Re-provisioning re-activates and re-protects the row.
+ */
+export async function provisionProtectedGrant(db: Db, input: { environmentId: string; releaseId: string; actorId: string }): Promise<Grant> {
+  const now = new Date();
+  const state = { protected: true, automatic: true, lifecycle: "active", stateChangedAt: now, stateChangedById: input.actorId };
+  return db.grant.upsert({
+    where: { environmentId_releaseId: { environmentId: input.environmentId, releaseId: input.releaseId } },
+    create: { environmentId: input.environmentId, releaseId: input.releaseId, followCoordinates: false, createdAt: now, createdById: input.actorId, ...state },
+    update: state,
+  });
+}
+
+/** Viewers may not change grants (403); nobody may change a protected one (403). */
+function requireUserManageable(actor: Actor, grant: Grant & { environment: Environment & { shares: { accountId: string; role: string }[] } }): void {
+  const role = roleIn(actor, grant.environment);
+  if (!role) throw grantNotFound(grant.id);
+  requireDeployer({ environment: grant.environment, role });
+  if (grant.protected) throw forbidden(`grant ${grant.id} is protected: it is provisioned by the system and cannot be deleted or restored`);
+}
+
+function concurrentUpdate(): DomainError {
+  return new DomainError("CONCURRENT_UPDATE", "a concurrent request changed the same grant; retry the request");
+}
