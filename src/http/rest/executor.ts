@@ -1,11 +1,12 @@
 // Runs REST routes through the GraphQL schema: each route's document is parsed and validated once
 // at start-up and executed with the same context and error mapping as /graphql.
-import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from "graphql";
+import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from "graphql";
 import type { IRequest } from "itty-router";
 import type { Context } from "../../graphql/context.js";
 import { maskError, requestErrorFor } from "../../graphql/error-codes.js";
 import { errorResponse } from "../errors.js";
 import { readJsonBody } from "./body.js";
+import { restProblem } from "./problems.js";
 import type { RestRoute } from "./route.js";
 
 export interface PreparedRoute {
@@ -38,7 +39,10 @@ export async function runRoute(
     const variables = prepared.route.variables({ params: request.params, query: new URL(request.url).searchParams, body });
     const result = await execute({ schema, document: prepared.document, variableValues: variables, contextValue: context });
     if (result.errors?.length) {
-      const first = result.data == null && result.errors.every((e) => !e.path) ? requestErrorFor(result.errors) : maskError(result.errors[0], onUnexpected);
+      const requestErrors = result.data == null && result.errors.every((e) => !e.path);
+      const first = requestErrors
+        ? requestErrorFor(result.errors.map((e) => new GraphQLError(restProblem(e.message, request.params))))
+        : maskError(result.errors[0], onUnexpected);
       return errorResponse(first);
     }
     const { status, body: responseBody } = prepared.route.respond(result.data as Record<string, unknown>);

@@ -1,6 +1,7 @@
 // The /v1 route table: one entry per operation of service.md section 4 (plus extensions).
 import type { RestRoute } from "./route.js";
 import { GRANT_ROUTES } from "./routes/grants.js";
+import { PUBLICATION_ROUTES } from "./routes/publications.js";
 import { RELEASE_ROUTES } from "./routes/releases.js";
 
-export const REST_ROUTES: readonly RestRoute[] = [...GRANT_ROUTES, ...RELEASE_ROUTES];
+export const REST_ROUTES: readonly RestRoute[] = [...GRANT_ROUTES, ...RELEASE_ROUTES, ...PUBLICATION_ROUTES];
