@@ -172,14 +172,14 @@ export const GRANT_ROUTES: RestRoute[] = [
     method: "GET",
     path: "/v1/environment-tool-middleware-grants/:grantId",
     document: /* GraphQL */ `
-      query GetGrant($id: UUID!) {
-        grant(id: $id) {
+      query GetGrant($grantId: UUID!) {
+        grant(id: $grantId) {
           ...GrantView
         }
       }
       ${GRANT_VIEW}
     `,
-    variables: ({ params }) => ({ id: params.grantId }),
+    variables: ({ params }) => ({ grantId: params.grantId }),
     respond: (data) => ({ status: 200, body: toGrantView(data.grant as GrantNode) }),
   },
   {
@@ -187,13 +187,13 @@ export const GRANT_ROUTES: RestRoute[] = [
     method: "DELETE",
     path: "/v1/environment-tool-middleware-grants/:grantId",
     document: /* GraphQL */ `
-      mutation DeleteGrant($id: UUID!, $automatic: Boolean) {
-        deleteGrant(id: $id, automatic: $automatic) {
+      mutation DeleteGrant($grantId: UUID!, $automatic: Boolean) {
+        deleteGrant(id: $grantId, automatic: $automatic) {
           id
         }
       }
     `,
-    variables: (input) => ({ id: input.params.grantId, ...deletionOf(input) }),
+    variables: (input) => ({ grantId: input.params.grantId, ...deletionOf(input) }),
     respond: () => ({ status: 204 }),
   },
   {
@@ -201,14 +201,14 @@ export const GRANT_ROUTES: RestRoute[] = [
     method: "POST",
     path: "/v1/environment-tool-middleware-grants/:grantId/restore",
     document: /* GraphQL */ `
-      mutation RestoreGrant($id: UUID!) {
-        restoreGrant(id: $id) {
+      mutation RestoreGrant($grantId: UUID!) {
+        restoreGrant(id: $grantId) {
           ...GrantView
         }
       }
       ${GRANT_VIEW}
     `,
-    variables: ({ params }) => ({ id: params.grantId }),
+    variables: ({ params }) => ({ grantId: params.grantId }),
     respond: (data) => ({ status: 200, body: toGrantView(data.restoreGrant as GrantNode) }),
   },
 ];

@@ -84,7 +84,7 @@ function listFilter(query: URLSearchParams): { lifecycle?: string; name?: string
   return filter;
 }
 
-const releaseIdOf = (input: RestInput) => ({ id: input.params.releaseId });
+const releaseIdOf = (input: RestInput) => ({ releaseId: input.params.releaseId });
 
 function releaseResponse(field: string) {
   return (data: Record<string, unknown>) => ({ status: 200, body: toRestRelease(data[field] as ToolReleaseFields) });
@@ -114,8 +114,8 @@ export const RELEASE_ROUTES: RestRoute[] = [
     method: "GET",
     path: "/v1/tool-releases/:releaseId",
     document: /* GraphQL */ `
-      query GetToolRelease($id: UUID!) {
-        toolRelease(id: $id) { ...ToolReleaseFields }
+      query GetToolRelease($releaseId: UUID!) {
+        toolRelease(id: $releaseId) { ...ToolReleaseFields }
       }
       ${TOOL_RELEASE_FIELDS}
     `,
@@ -127,8 +127,8 @@ export const RELEASE_ROUTES: RestRoute[] = [
     method: "DELETE",
     path: "/v1/tool-releases/:releaseId",
     document: /* GraphQL */ `
-      mutation DepublishToolRelease($id: UUID!) {
-        depublishToolRelease(id: $id) { ...ToolReleaseFields }
+      mutation DepublishToolRelease($releaseId: UUID!) {
+        depublishToolRelease(id: $releaseId) { ...ToolReleaseFields }
       }
       ${TOOL_RELEASE_FIELDS}
     `,
@@ -140,8 +140,8 @@ export const RELEASE_ROUTES: RestRoute[] = [
     method: "POST",
     path: "/v1/tool-releases/:releaseId/restore",
     document: /* GraphQL */ `
-      mutation RestoreToolRelease($id: UUID!) {
-        restoreToolRelease(id: $id) { ...ToolReleaseFields }
+      mutation RestoreToolRelease($releaseId: UUID!) {
+        restoreToolRelease(id: $releaseId) { ...ToolReleaseFields }
       }
       ${TOOL_RELEASE_FIELDS}
     `,

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { restProblem } from "../../src/http/rest/problems.js";
+
+describe("REST problem wording", () => {
+  it("names a body field by its path in the body", () => {
+    expect(restProblem('Variable "$body" got invalid value "yes" at "body.automatic"; Boolean cannot represent a non boolean value: "yes"', {})).toBe(
+      'body.automatic: Boolean cannot represent a non boolean value: "yes"',
+    );
+  });
+
+  it("names a path parameter as path.<name> and keeps the bad value", () => {
+    expect(restProblem('Variable "$grantId" got invalid value "nope"; Value is not a valid UUID', { grantId: "nope" })).toBe(
+      'path.grantId: "nope" is invalid: Value is not a valid UUID',
+    );
+  });
+
+  it("reports a missing variable as required", () => {
+    expect(restProblem('Variable "$body" of required type "CreateGrantInput!" was not provided.', {})).toBe("body: required");
+  });
+
+  it("leaves other messages alone", () => {
+    expect(restProblem("something else", {})).toBe("something else");
+  });
+});
