@@ -162,6 +162,11 @@ run(process.argv.slice(2)).catch((error: unknown) => {
     console.error(JSON.stringify({ code: error.code, errors: error.problems }));
     process.exit(1);
   }
+  if ((error as { code?: string }).code === "EADDRINUSE") {
+    const { address, port } = error as { address?: string; port?: number };
+    console.error(`cannot listen on ${address}:${port}: the address is already in use (choose another with PORT or --port)`);
+    process.exit(1);
+  }
   if ((error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || (error as { code?: string }).code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);

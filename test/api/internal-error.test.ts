@@ -1,0 +1,32 @@
+// A failure nobody planned for answers 500 INTERNAL_UNKNOWN with no detail, on both surfaces.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
+import { createWorld, type World } from "../helpers/world.js";
+
+describeEachDatabase("unexpected failures", (provider) => {
+  let service: TestService;
+  let world: World;
+  let releaseId: string;
+  beforeAll(async () => {
+    service = await startTestService(provider);
+    world = await createWorld(service);
+    releaseId = (await world.publish(world.owner, "doomed-tool", "1.0.0")).id;
+    // Break the database under the running server: the release table disappears.
+    await service.db.$executeRawUnsafe('ALTER TABLE "ToolRelease" RENAME TO "ToolReleaseGone"');
+  });
+  afterAll(() => service?.stopAndDrop());
+
+  it("answers 500 INTERNAL_UNKNOWN through REST without stack trace or SQL", async () => {
+    const result = await world.owner.http.get(`/v1/tool-releases/${releaseId}`);
+    expect(result.status).toBe(500);
+    expect(result.body).toEqual({ code: "INTERNAL_UNKNOWN", error: "internal server error" });
+    expect(result.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("answers INTERNAL_UNKNOWN through GraphQL without details", async () => {
+    const result = await world.owner.http.graphql(`query ($id: UUID!) { toolRelease(id: $id) { name } }`, { id: releaseId });
+    expect(result.status).toBe(500);
+    expect(result.body.errors).toEqual([expect.objectContaining({ message: "internal server error", extensions: expect.objectContaining({ code: "INTERNAL_UNKNOWN" }) })]);
+    expect(result.text).not.toMatch(/ToolRelease"|SELECT|at .*\.ts/);
+  });
+});
