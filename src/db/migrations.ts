@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
-import { createMigrationAdapter, providerOf } from "./connection.js";
+import { createAdapterFactory, createMigrationAdapter, providerOf } from "./connection.js";
 import { migrationsRoot, projectRoot, schemaFor, type DatabaseProvider } from "./prisma-schemas.js";
 import { NO_FILTERS, openSchemaEngine } from "./schema-engine.js";
 
@@ -38,12 +38,43 @@ function schemaFile(provider: DatabaseProvider) {
   return { path: path.join(projectRoot, "prisma", "schema.prisma"), content: schemaFor(provider) };
 }
 
+/**
+ * Names of the committed migrations the database has not recorded as applied. Read with a plain
+ * connection: the schema engine takes an exclusive lock on SQLite files, which fails while a server
+ * has the file open, so `toolgate` admin commands must not start it when nothing is pending.
+ */
+export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
+  const committed = listMigrations(providerOf(databaseUrl)).migrationDirectories.map((directory) => directory.path);
+  const connection = await createAdapterFactory(databaseUrl).connect();
+  try {
+    const result = await connection.queryRaw({
+      sql: 'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      args: [],
+      argTypes: [],
+    });
+    const applied = new Set(result.rows.map((row) => String(row[0])));
+    return committed.filter((name) => !applied.has(name));
+  } catch {
+    return committed; // no migrations table yet: a new database
+  } finally {
+    await connection.dispose();
+  }
+}
+
 /** Applies pending migrations; returns the names of those applied now (empty when up to date). */
 export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
+  if ((await pendingMigrations(databaseUrl)).length === 0) return [];
   const provider = providerOf(databaseUrl);
   const { engine, close } = await openSchemaEngine(createMigrationAdapter(databaseUrl), schemaFile(provider));
   try {
-    const result = await engine.applyMigrations({ migrationsList: listMigrations(provider), filters: NO_FILTERS });
+    const result = await engine.applyMigrations({ migrationsList: listMigrations(provider), filters: NO_FILTERS }).catch((error: Error) => {
+      // The engine locks SQLite files exclusively; adapter-better-sqlite3 reports SQLITE_BUSY as an
+      // error kind the WASM engine does not know, hence this message match.
+      if (/SocketTimeout/.test(error.message)) {
+        throw new Error(`cannot migrate ${databaseUrl}: another process (a running toolgate?) has the database open; stop it and retry`);
+      }
+      throw error;
+    });
     return result.appliedMigrationNames;
   } finally {
     await close();
