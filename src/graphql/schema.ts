@@ -9,6 +9,7 @@ import "./types/viewer.js";
 import "./types/management.js";
 import "./types/grant-operations.js";
 import "./types/release-operations.js";
+import "./types/publication-operations.js";
 
 let schema: GraphQLSchema | undefined;
 

@@ -1,0 +1,162 @@
+// The grant reconciliation part of validate/apply: creations and deletions are checked against
+// the database as it is plus the publications planned in the same body, so that validate answers
+// exactly what apply would do, and apply can check everything before it changes anything.
+import type { Db } from "../db/client.js";
+import type { Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
+import type { Actor } from "./actor.js";
+import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
+import { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
+import { ACTIVE_GRANT_WHERE, grantNotFound, grantRelease, type GrantFlags } from "./grants.js";
+import { requireDeployer, type EnvironmentAccess } from "./permissions.js";
+import { limitsOf } from "./plans.js";
+import { publishesOrSupersedes, type PlannedPublication } from "./publication-plan.js";
+
+export interface GrantReconciliation {
+  creations: readonly ReconciliationCreation[];
+  /** UUIDs of automatic grants of this environment to delete. */
+  deletions: readonly string[];
+}
+
+export interface ReconciliationCreation {
+  release: ReleaseSelectorInput;
+  automatic?: boolean | null | undefined;
+}
+
+/** A creation whose release is known: an existing row, or a coordinate this body publishes. */
+export interface ResolvedCreation {
+  path: string;
+  selector: ReleaseSelector;
+  flags: GrantFlags;
+  release: ToolRelease | PlannedPublication;
+}
+
+const creationPath = (index: number) => `grantReconciliation.creations[${index}].release`;
+const deletionPath = (index: number) => `grantReconciliation.deletions[${index}]`;
+
+/**
+ * Checks creations as create would (403 for viewers, 400 malformed selector, 404 unknown release,
+ * 409 mutable release in a versionCheck environment, 422 grant limit) and deletions as reconciliation
+ * may make them (404 unless an active automatic grant of this environment, 403 when protected).
+ */
+export async function checkReconciliation(
+  db: Db,
+  access: EnvironmentAccess,
+  owner: { email: string; plan: string },
+  plan: readonly PlannedPublication[],
+  reconciliation: GrantReconciliation,
+): Promise<{ creations: ResolvedCreation[]; deletions: Grant[] }> {
+  if (reconciliation.creations.length === 0 && reconciliation.deletions.length === 0) return { creations: [], deletions: [] };
+  requireDeployer(access);
+  const selectors = parseSelectors(reconciliation.creations);
+  assertUniqueDeletions(reconciliation.deletions);
+  const creations: ResolvedCreation[] = [];
+  for (const [index, selector] of selectors.entries()) {
+    const release = plannedRelease(selector, owner.email, plan) ?? (await resolveReleaseSelector(db, selector, creationPath(index)));
+    if (!("entry" in release)) assertGrantableIn(access.environment, release);
+    const automatic = reconciliation.creations[index]!.automatic ?? false;
+    creations.push({ path: creationPath(index), selector, flags: { automatic, followCoordinates: selector.type === "ByCoordinates" }, release });
+  }
+  await assertGrantCapacity(db, access.environment, owner.plan, creations);
+  const deletions: Grant[] = [];
+  for (const [index, grantId] of reconciliation.deletions.entries()) deletions.push(await deletableGrant(db, access.environment, grantId, deletionPath(index)));
+  return { creations, deletions };
+}
+
+/** Grants the checked creations inside apply's transaction, after its publications. */
+export async function executeCreations(db: Db, actor: Actor, environment: Environment, creations: readonly ResolvedCreation[]): Promise<Grant[]> {
+  const grants: Grant[] = [];
+  for (const creation of creations) {
+    // Re-resolved: a creation naming a coordinate published by this body finds the new release now.
+    const release = await resolveReleaseSelector(db, creation.selector, creation.path);
+    grants.push(await grantRelease(db, actor, environment, release, creation.flags));
+  }
+  return grants;
+}
+
+function parseSelectors(creations: readonly ReconciliationCreation[]): ReleaseSelector[] {
+  const problems: string[] = [];
+  const selectors: ReleaseSelector[] = [];
+  creations.forEach((creation, index) => {
+    try {
+      selectors.push(parseReleaseSelector(creation.release, creationPath(index)));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      problems.push(...error.problems);
+    }
+  });
+  if (problems.length > 0) throw invalidRequest(problems);
+  return selectors;
+}
+
+function assertUniqueDeletions(deletions: readonly string[]): void {
+  const seen = new Map<string, number>();
+  const problems: string[] = [];
+  deletions.forEach((grantId, index) => {
+    const key = grantId.toLowerCase();
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, index);
+    else problems.push(`${deletionPath(index)}: grant ${grantId} is already deleted by ${deletionPath(first)}`);
+  });
+  if (problems.length > 0) throw invalidRequest(problems);
+}
+
+/** A ByCoordinates selector naming a coordinate this body publishes or supersedes. */
+function plannedRelease(selector: ReleaseSelector, ownerEmail: string, plan: readonly PlannedPublication[]): PlannedPublication | undefined {
+  if (selector.type !== "ByCoordinates" || selector.account !== ownerEmail.toLowerCase()) return undefined;
+  return plan.find((planned) => publishesOrSupersedes(planned) && planned.entry.name === selector.name && planned.entry.version === selector.version);
+}
+
+/** The rule grantRelease enforces; planned releases take the environment's versionCheck, so they always pass. */
+function assertGrantableIn(environment: Environment, release: ToolRelease): void {
+  if (environment.versionCheck && !release.immutable) {
+    throw new DomainError(
+      "TOOL_RELEASE_IMMUTABLE_CONFLICT",
+      `environment ${environment.id} has versionCheck: only immutable releases may be granted, and release ${release.id} is mutable`,
+    );
+  }
+}
+
+/**
+ * Creations run before deletions, so only creations count: each release not yet actively granted
+ * here adds one active grant, and the total may not exceed the owner's plan.
+ */
+async function assertGrantCapacity(db: Db, environment: Environment, plan: string, creations: readonly ResolvedCreation[]): Promise<void> {
+  const limit = limitsOf(plan).activeGrantsPerEnvironment;
+  if (limit === null || creations.length === 0) return;
+  const existingIds = creations.flatMap((creation) => ("entry" in creation.release ? [] : [creation.release.id]));
+  const alreadyActive = new Set(
+    (
+      await db.grant.findMany({
+        where: { environmentId: environment.id, releaseId: { in: existingIds }, lifecycle: "active" },
+        select: { releaseId: true },
+      })
+    ).map((grant) => grant.releaseId),
+  );
+  const added = new Set(
+    creations
+      .map((creation) => ("entry" in creation.release ? `planned:${creation.release.entry.name}@${creation.release.entry.version}` : creation.release.id))
+      .filter((key) => !alreadyActive.has(key)),
+  );
+  if (added.size === 0) return;
+  const active = await db.grant.count({ where: { environmentId: environment.id, lifecycle: "active" } });
+  if (active + added.size > limit) {
+    throw limitExceeded(`plan ${plan} allows ${limit} active grants per environment; environment ${environment.id} has ${active} and the creations add ${added.size}`);
+  }
+}
+
+async function deletableGrant(db: Db, environment: Environment, grantId: string, path: string): Promise<Grant> {
+  const grant = await db.grant.findFirst({ where: { id: grantId, environmentId: environment.id, ...ACTIVE_GRANT_WHERE } });
+  if (!grant) throw withPath(grantNotFound(grantId), path);
+  if (grant.protected) throw forbidden(`${path}: grant ${grantId} is protected: it is provisioned by the system and cannot be deleted`);
+  if (!grant.automatic) {
+    throw withPath(
+      new DomainError("ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND", `no automatic grant ${grantId} in environment ${environment.id}: reconciliation deletes only automatic grants`),
+      path,
+    );
+  }
+  return grant;
+}
+
+function withPath(error: DomainError, path: string): DomainError {
+  return new DomainError(error.code, `${path}: ${error.message}`);
+}
