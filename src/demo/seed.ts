@@ -3,7 +3,8 @@
 import type { Database } from "../db/client.js";
 import { createAccount, issueToken } from "../domain/accounts.js";
 import { createEnvironment, shareEnvironment } from "../domain/environments.js";
-import { insertRelease } from "../domain/releases.js";
+import type { MiddlewareDefinition } from "../domain/definitions/index.js";
+import { applyChanges } from "../domain/publications.js";
 import { gitLite } from "./definitions/git-lite.js";
 import { jsonFormat } from "./definitions/json-format.js";
 
@@ -27,6 +28,10 @@ const COMPONENTS = {
   gitLite: { componentId: "0190f0a8-6c1e-7c3a-9d2b-2a5b6c7d8e9f", componentName: "git-lite" },
 };
 
+function publication(definition: MiddlewareDefinition, component: { componentId: string; componentName: string }, componentRevision: number) {
+  return { name: definition.name, definition, source: { kind: "component", ...component, componentRevision } };
+}
+
 /**
  * Seeds only a registry with no accounts besides administrators, so restarts never duplicate it.
  * Secrets are never stored, so each demo start issues fresh day-long tokens for the demo accounts.
@@ -40,27 +45,24 @@ export async function seedDemo(db: Database): Promise<DemoSeed> {
   await shareEnvironment(db, "system", { environmentId: production.id, accountId: bob.id, role: "deployer" });
   await shareEnvironment(db, "system", { environmentId: staging.id, accountId: bob.id, role: "viewer" });
 
-  const publish = (definition: unknown, component: { componentId: string; componentName: string }, revision: number, immutable: boolean) =>
-    insertRelease(db, {
-      ownerAccountId: alice.id,
-      actorId: alice.id,
-      definition,
-      source: { ...component, componentRevision: revision },
-      immutable,
-    });
-  const jsonFormat141 = await publish(jsonFormat("1.4.1"), COMPONENTS.jsonFormat, 7, true);
-  const jsonFormat142 = await publish(jsonFormat("1.4.2"), COMPONENTS.jsonFormat, 8, true);
-  const git243 = await publish(gitLite("git-lite", "2.43.0"), COMPONENTS.gitLite, 3, true);
-  const git244 = await publish(gitLite("git-lite", "2.44.0"), COMPONENTS.gitLite, 4, false);
-
-  const grant = (environmentId: string, releaseId: string, automatic: boolean, followCoordinates = false) =>
-    db.grant.create({
-      data: { environmentId, releaseId, automatic, followCoordinates, createdById: alice.id, stateChangedById: alice.id },
-    });
-  await grant(production.id, jsonFormat142.id, false);
-  await grant(production.id, git243.id, true);
-  await grant(staging.id, git244.id, false, true);
-  await grant(staging.id, jsonFormat141.id, true);
+  // Published the way users publish: validate-and-apply bodies, releases and grants in one go each.
+  const byCoordinates = (name: string, version: string, automatic: boolean) => ({
+    release: { type: "ByCoordinates" as const, account: DEMO_OWNER_EMAIL, name, version },
+    automatic,
+  });
+  // One body publishes each name at most once, so the older json-format goes first on its own.
+  await applyChanges(db, alice, production.id, {
+    publications: [publication(jsonFormat("1.4.1"), COMPONENTS.jsonFormat, 7)],
+    grantReconciliation: { creations: [], deletions: [] },
+  });
+  await applyChanges(db, alice, production.id, {
+    publications: [publication(jsonFormat("1.4.2"), COMPONENTS.jsonFormat, 8), publication(gitLite("git-lite", "2.43.0"), COMPONENTS.gitLite, 3)],
+    grantReconciliation: { creations: [byCoordinates("json-format", "1.4.2", false), byCoordinates("git-lite", "2.43.0", true)], deletions: [] },
+  });
+  await applyChanges(db, alice, staging.id, {
+    publications: [publication(gitLite("git-lite", "2.44.0"), COMPONENTS.gitLite, 4)],
+    grantReconciliation: { creations: [byCoordinates("git-lite", "2.44.0", false), byCoordinates("json-format", "1.4.1", true)], deletions: [] },
+  });
 
   return { seeded: true, tokens: await demoTokens(db) };
 }
