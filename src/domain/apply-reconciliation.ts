@@ -6,7 +6,7 @@ import type { Environment, Grant, ToolRelease } from "../db/generated/sqlite/cli
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
 import { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
-import { ACTIVE_GRANT_WHERE, grantNotFound, grantRelease, type GrantFlags } from "./grants.js";
+import { ACTIVE_GRANT_WHERE, assertGrantableIn, grantNotFound, grantRelease, type GrantFlags } from "./grants.js";
 import { requireDeployer, type EnvironmentAccess } from "./permissions.js";
 import { limitsOf } from "./plans.js";
 import { publishesOrSupersedes, type PlannedPublication } from "./publication-plan.js";
@@ -104,16 +104,6 @@ function assertUniqueDeletions(deletions: readonly string[]): void {
 function plannedRelease(selector: ReleaseSelector, ownerEmail: string, plan: readonly PlannedPublication[]): PlannedPublication | undefined {
   if (selector.type !== "ByCoordinates" || selector.account !== ownerEmail.toLowerCase()) return undefined;
   return plan.find((planned) => publishesOrSupersedes(planned) && planned.entry.name === selector.name && planned.entry.version === selector.version);
-}
-
-/** The rule grantRelease enforces; planned releases take the environment's versionCheck, so they always pass. */
-function assertGrantableIn(environment: Environment, release: ToolRelease): void {
-  if (environment.versionCheck && !release.immutable) {
-    throw new DomainError(
-      "TOOL_RELEASE_IMMUTABLE_CONFLICT",
-      `environment ${environment.id} has versionCheck: only immutable releases may be granted, and release ${release.id} is mutable`,
-    );
-  }
 }
 
 /**

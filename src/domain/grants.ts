@@ -78,6 +78,16 @@ export async function createGrant(db: Db, actor: Actor, environmentId: string, c
   });
 }
 
+/** A versionCheck environment takes immutable releases only. */
+export function assertGrantableIn(environment: Environment, release: ToolRelease): void {
+  if (environment.versionCheck && !release.immutable) {
+    throw new DomainError(
+      "TOOL_RELEASE_IMMUTABLE_CONFLICT",
+      `environment ${environment.id} has versionCheck: only immutable releases may be granted, and release ${release.id} is mutable`,
+    );
+  }
+}
+
 /**
  * The create rules once access is settled and the release resolved (also used by apply): a
  * versionCheck environment takes immutable releases only; a deleted row is restored in place with
@@ -86,12 +96,7 @@ export async function createGrant(db: Db, actor: Actor, environmentId: string, c
  * transaction: the plan-limit count and the insert must see the same state.
  */
 export async function grantRelease(db: Db, actor: Actor, environment: Environment, release: ToolRelease, flags: GrantFlags): Promise<Grant> {
-  if (environment.versionCheck && !release.immutable) {
-    throw new DomainError(
-      "TOOL_RELEASE_IMMUTABLE_CONFLICT",
-      `environment ${environment.id} has versionCheck: only immutable releases may be granted, and release ${release.id} is mutable`,
-    );
-  }
+  assertGrantableIn(environment, release);
   const existing = await db.grant.findUnique({ where: { environmentId_releaseId: { environmentId: environment.id, releaseId: release.id } } });
   const now = new Date();
   if (!existing) {
