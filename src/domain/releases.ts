@@ -88,7 +88,7 @@ export interface ReleaseSelection {
 }
 
 /** Releases are visible to their owner and admins only (semantics.md "Permissions"). */
-function visibleReleasesWhere(actor: Actor): Prisma.ToolReleaseWhereInput {
+export function visibleReleasesWhere(actor: Actor): Prisma.ToolReleaseWhereInput {
   return actor.admin ? {} : { ownerAccountId: actor.id };
 }
 

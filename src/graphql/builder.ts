@@ -1,12 +1,14 @@
 // The Pothos schema builder: plugins, context and scalars are declared once here.
 import SchemaBuilder from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
-import RelayPlugin from "@pothos/plugin-relay";
+import RelayPlugin, { resolveNodes } from "@pothos/plugin-relay";
 import { DateTimeResolver, JSONResolver, UUIDResolver } from "graphql-scalars";
 import type { Database } from "../db/client.js";
 import { getDatamodel } from "../db/generated/pothos-types.js";
 import type PrismaTypes from "../db/generated/pothos-types.js";
 import type { Context } from "./context.js";
+import FieldGuardsPlugin from "./field-guards.js";
+import { visibleGlobalIds } from "./node-visibility.js";
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -18,7 +20,7 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
-  plugins: [PrismaPlugin, RelayPlugin],
+  plugins: [PrismaPlugin, RelayPlugin, FieldGuardsPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (ctx: Context): Database => ctx.db,
@@ -40,10 +42,14 @@ export const builder = new SchemaBuilder<{
     nodeQueryOptions: {
       description: "Fetch any object by its Relay global id (`nodeId`); null when it does not exist or you may not see it.",
       args: { id: { description: "A Relay global id (`nodeId`)." } },
+      resolve: async (_root, args, context, info): Promise<unknown> =>
+        (await resolveNodes(builder, context, info, await visibleGlobalIds(context, [args.id])))[0],
     },
     nodesQueryOptions: {
       description: "Fetch objects by their Relay global ids; null entries for the ones you may not see.",
       args: { ids: { description: "Relay global ids (`nodeId`)." } },
+      resolve: async (_root, args, context, info): Promise<unknown[]> =>
+        resolveNodes(builder, context, info, await visibleGlobalIds(context, args.ids)),
     },
     cursorFieldOptions: { description: "Opaque cursor of this edge; pass it as `after` or `before`." },
     nodeFieldOptions: { description: "The object at this edge." },

@@ -1,11 +1,50 @@
-// Account: a principal that owns environments and tool releases.
-import { listAccountReleases } from "../../domain/releases.js";
+// Account: a principal that owns environments and tool releases. Anyone who can see a grant sees
+// its release's owner, so the account's own lists answer only the account itself and administrators.
+import type { Prisma } from "../../db/client.js";
+import type { Account } from "../../db/generated/sqlite/client.js";
+import { accountNotFound } from "../../domain/accounts.js";
+import type { Actor } from "../../domain/actor.js";
+import { canSeeAccount } from "../../domain/permissions.js";
+import { visibleReleasesWhere, type ReleaseLifecycle as ReleaseLifecycleValue } from "../../domain/releases.js";
 import { builder } from "../builder.js";
+import type { Context } from "../context.js";
 import { AccountPlan, ReleaseLifecycle } from "../enums.js";
+import { guardedBy } from "../field-guards.js";
+import { ENVIRONMENT_LIST_ORDER } from "./environment.js";
+
+/** Release lists: by name, then version, then creation (the id breaks ties). */
+const RELEASE_LIST_ORDER = [{ name: "asc" }, { version: "asc" }, { createdAt: "asc" }, { id: "asc" }] satisfies Prisma.ToolReleaseOrderByWithRelationInput[];
+
+interface ReleaseFilter {
+  lifecycle?: string | null | undefined;
+  name?: string | null | undefined;
+}
+
+/** The account's releases the viewer may list (none of another account's), with the list filters. */
+const listableReleases = (filter: ReleaseFilter, context: Context) => ({
+  where: {
+    ...visibleReleasesWhere(context.actor()),
+    lifecycle: (filter.lifecycle as ReleaseLifecycleValue | null | undefined) ?? undefined,
+    name: filter.name ?? undefined,
+  },
+  orderBy: RELEASE_LIST_ORDER,
+});
+
+/** toolReleaseList is the REST operation 7 list: another account's is ACCOUNT_NOT_FOUND, not empty. */
+function requireOwnAccount(account: Account, _args: object, context: Context): void {
+  if (!canSeeAccount(context.actor(), account.id)) throw accountNotFound(account.id);
+}
+
+/**
+ * Environments the viewer may list under an account: within the relation (owned by that account),
+ * those the viewer owns too, i.e. none unless the account is the viewer. Administrators see all.
+ */
+const listableEnvironmentsWhere = (actor: Actor): Prisma.EnvironmentWhereInput => (actor.admin ? {} : { ownerAccountId: actor.id });
 
 export const AccountType = builder.prismaNode("Account", {
   description: "A principal: owns environments and tool releases and authenticates with API tokens.",
   id: { field: "id" },
+  nullable: true,
   fields: (t) => ({
     id: t.expose("id", { type: "UUID", description: "The account's UUID." }),
     name: t.exposeString("name", { description: "Display name." }),
@@ -13,8 +52,7 @@ export const AccountType = builder.prismaNode("Account", {
     plan: t.field({ type: AccountPlan, description: "Plan that sets the account's limits.", resolve: (account) => account.plan as never }),
     admin: t.exposeBoolean("admin", { description: "Administrators bypass every permission check." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the account was created." }),
-    toolReleaseList: t.prismaField({
-      type: ["ToolRelease"],
+    toolReleaseList: t.relation("toolReleases", {
       description:
         "Every release this account owns, in every lifecycle unless filtered, ordered by name, version and createdAt. " +
         "Only the account itself and administrators may read it (others get ACCOUNT_NOT_FOUND).",
@@ -22,8 +60,26 @@ export const AccountType = builder.prismaNode("Account", {
         lifecycle: t.arg({ type: ReleaseLifecycle, required: false, description: "Only releases in this lifecycle." }),
         name: t.arg.string({ required: false, description: "Only releases with exactly this middleware name." }),
       },
-      resolve: (query, account, args, ctx) =>
-        listAccountReleases(ctx.db, ctx.actor(), account.id, { lifecycle: args.lifecycle ?? undefined, name: args.name ?? undefined }, query),
+      query: listableReleases,
+      extensions: guardedBy(requireOwnAccount),
+    }),
+    toolReleases: t.relatedConnection("toolReleases", {
+      description:
+        "The releases this account owns, in every lifecycle unless filtered, ordered by name, version and createdAt, one page at a time. " +
+        "Only the account itself and administrators see them; for anyone else (an owner reached through a grant) the connection is empty.",
+      cursor: "id",
+      args: {
+        lifecycle: t.arg({ type: ReleaseLifecycle, required: false, description: "Only releases in this lifecycle." }),
+        name: t.arg.string({ required: false, description: "Only releases with exactly this middleware name." }),
+      },
+      query: listableReleases,
+    }),
+    environments: t.relatedConnection("environments", {
+      description:
+        "The environments this account owns, ordered by name, one page at a time (`Query.environments` adds the ones shared with you). " +
+        "Only the account itself and administrators see them; for anyone else the connection is empty.",
+      cursor: "id",
+      query: (_args, ctx) => ({ where: listableEnvironmentsWhere(ctx.actor()), orderBy: ENVIRONMENT_LIST_ORDER }),
     }),
   }),
 });

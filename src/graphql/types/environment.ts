@@ -1,10 +1,41 @@
 // Environment: a deployment target that holds grants.
+import type { Prisma } from "../../db/client.js";
+import type { Environment } from "../../db/generated/sqlite/client.js";
+import { forbidden } from "../../domain/errors.js";
 import { ACTIVE_GRANT_WHERE, GRANT_LIST_ORDER } from "../../domain/grants.js";
+import { roleIn, visibleEnvironmentsWhere } from "../../domain/permissions.js";
 import { builder } from "../builder.js";
+import type { Context } from "../context.js";
+import { guardedBy } from "../field-guards.js";
+
+/** Environment lists: by name, the id making the order total for cursors. */
+export const ENVIRONMENT_LIST_ORDER = [{ name: "asc" }, { id: "asc" }] satisfies Prisma.EnvironmentOrderByWithRelationInput[];
+
+interface GrantFilter {
+  includeDeleted?: boolean | null | undefined;
+  name?: string | null | undefined;
+}
+
+/** Active grants (deleted ones too on request) of available releases, optionally of one release name. */
+function grantFilterWhere(filter: GrantFilter): Prisma.GrantWhereInput {
+  return {
+    lifecycle: filter.includeDeleted ? undefined : ACTIVE_GRANT_WHERE.lifecycle,
+    release: { ...ACTIVE_GRANT_WHERE.release, name: filter.name ?? undefined },
+  };
+}
+
+/** Deleted grants are the owner's business: deployers and viewers asking for them get AUTH_FORBIDDEN. */
+function requireOwnerForDeletedGrants(environment: Environment, filter: GrantFilter, context: Context): void {
+  if (!filter.includeDeleted) return;
+  if (roleIn(context.actor(), environment) !== "owner") {
+    throw forbidden(`only the owner of environment ${environment.id} may list its deleted grants`);
+  }
+}
 
 export const EnvironmentType = builder.prismaNode("Environment", {
   description: "A deployment target holding grants of exact tool releases; owned by one account, shareable with others.",
   id: { field: "id" },
+  nullable: true,
   fields: (t) => ({
     id: t.expose("id", { type: "UUID", description: "The environment's UUID." }),
     name: t.exposeString("name", { description: "Name, unique per owner." }),
@@ -19,9 +50,30 @@ export const EnvironmentType = builder.prismaNode("Environment", {
       query: { where: ACTIVE_GRANT_WHERE, orderBy: GRANT_LIST_ORDER },
     }),
     grants: t.relatedConnection("grants", {
-      description: "The active grants of `activeGrants`, in the same order, one page at a time.",
+      description:
+        "The grants of `activeGrants`, in the same order, one page at a time. Grants of a de-published release are never listed.",
       cursor: "id",
-      query: { where: ACTIVE_GRANT_WHERE, orderBy: GRANT_LIST_ORDER },
+      args: {
+        includeDeleted: t.arg.boolean({
+          required: false,
+          description: "Also list deleted grants (lifecycle DELETED). Owners and administrators only; anyone else gets AUTH_FORBIDDEN.",
+        }),
+        name: t.arg.string({ required: false, description: "Only grants of releases with exactly this middleware name." }),
+      },
+      query: (args) => ({ where: grantFilterWhere(args), orderBy: GRANT_LIST_ORDER }),
+      extensions: guardedBy(requireOwnerForDeletedGrants),
     }),
   }),
 });
+
+builder.queryField("environments", (t) =>
+  t.prismaConnection({
+    type: "Environment",
+    cursor: "id",
+    description:
+      "Every environment you can see: the ones you own and the ones shared with you (administrators: all), ordered by name. " +
+      "`me.environments` lists only the ones you own.",
+    resolve: (query, _root, _args, ctx) =>
+      ctx.db.environment.findMany({ ...query, where: visibleEnvironmentsWhere(ctx.actor()), orderBy: ENVIRONMENT_LIST_ORDER }),
+  }),
+);

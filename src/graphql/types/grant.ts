@@ -5,6 +5,7 @@ import { GrantLifecycle } from "../enums.js";
 export const GrantType = builder.prismaNode("Grant", {
   description: "An environment's grant of one exact tool release.",
   id: { field: "id" },
+  nullable: true,
   fields: (t) => ({
     id: t.expose("id", { type: "UUID", description: "The grant's UUID." }),
     environmentId: t.expose("environmentId", { type: "UUID", description: "UUID of the environment holding the grant." }),

@@ -1,6 +1,11 @@
 // ToolRelease: an account's published, immutable tool middleware definition.
+import type { ToolRelease } from "../../db/generated/sqlite/client.js";
+import type { MiddlewareDefinition } from "../../domain/definitions/index.js";
+import { visibleActiveGrantWhere } from "../../domain/grants.js";
+import { visibleReleasesWhere } from "../../domain/releases.js";
 import { builder } from "../builder.js";
 import { ReleaseLifecycle, ReleaseOrigin, SystemAvailability } from "../enums.js";
+import { DefinitionSummaryType, summarizeDefinition } from "./definition-view.js";
 
 export interface ReleaseSource {
   kind: string;
@@ -19,13 +24,25 @@ export const ReleaseSourceType = builder.objectRef<ReleaseSource>("ReleaseSource
   }),
 });
 
-export function parseDefinition(definition: string): { scope?: { value?: { presented?: unknown } } } {
-  return JSON.parse(definition) as { scope?: { value?: { presented?: unknown } } };
+const parsedDefinitions = new WeakMap<ToolRelease, MiddlewareDefinition>();
+
+/** The stored definition, parsed once per loaded row however many of its fields a query selects. */
+export function parsedDefinition(release: ToolRelease): MiddlewareDefinition {
+  let definition = parsedDefinitions.get(release);
+  if (!definition) {
+    definition = JSON.parse(release.definition) as MiddlewareDefinition;
+    parsedDefinitions.set(release, definition);
+  }
+  return definition;
 }
+
+/** Where a release is granted, for its owner: oldest grant first. */
+const RELEASE_GRANT_ORDER = [{ createdAt: "asc" }, { id: "asc" }] as const;
 
 export const ToolReleaseType = builder.prismaNode("ToolRelease", {
   description: "A published, immutable tool middleware definition owned by an account.",
   id: { field: "id" },
+  nullable: true,
   fields: (t) => ({
     id: t.expose("id", { type: "UUID", description: "The release's UUID." }),
     ownerAccountId: t.expose("ownerAccountId", { type: "UUID", description: "UUID of the owning account." }),
@@ -45,12 +62,17 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
     definition: t.field({
       type: "JSON",
       description: "The presented surface of the definition (`scope.value.presented`), as in service.md 2.4.",
-      resolve: (release) => parseDefinition(release.definition).scope?.value?.presented ?? null,
+      resolve: (release) => parsedDefinition(release).scope.value.presented,
     }),
     middlewareDefinition: t.field({
       type: "JSON",
       description: "The whole middleware definition (service.md 2.5), as returned in grant views.",
-      resolve: (release) => JSON.parse(release.definition) as unknown,
+      resolve: (release) => parsedDefinition(release),
+    }),
+    definitionSummary: t.field({
+      type: DefinitionSummaryType,
+      description: "Names, doc and commands of the definition as typed fields, for clients that do not want to read the JSON.",
+      resolve: (release) => summarizeDefinition(parsedDefinition(release)),
     }),
     metadataVersion: t.exposeString("metadataVersion", { description: "Version of the metadata format (`0.1.0`)." }),
     metadataDigest: t.exposeString("metadataDigest", { description: "`sha256:` digest of the canonical definition." }),
@@ -67,5 +89,15 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
     createdById: t.expose("createdById", { type: "UUID", description: "UUID of the account that published it." }),
     stateChangedAt: t.expose("stateChangedAt", { type: "DateTime", description: "When its lifecycle last changed." }),
     stateChangedById: t.expose("stateChangedById", { type: "UUID", description: "UUID of the account that last changed its lifecycle." }),
+    grants: t.relatedConnection("grants", {
+      description:
+        "Where this release is granted: its active grants in environments you can see, oldest first. Only the release's owner " +
+        "(and administrators) see them; for anyone else the connection is empty. Empty while the release is de-published.",
+      cursor: "id",
+      query: (_args, ctx) => {
+        const actor = ctx.actor();
+        return { where: { AND: [visibleActiveGrantWhere(actor), { release: visibleReleasesWhere(actor) }] }, orderBy: [...RELEASE_GRANT_ORDER] };
+      },
+    }),
   }),
 });

@@ -1,0 +1,167 @@
+// Relay object identification: `node(id:)` and `nodes(ids:)` answer exactly what each type's own
+// query answers (account, environment, toolRelease, grant); anything else is null, never a leak.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Environment, Grant, ToolRelease } from "../../src/db/generated/sqlite/client.js";
+import { deleteGrant } from "../../src/domain/grants.js";
+import { depublishRelease } from "../../src/domain/releases.js";
+import type { Client } from "../helpers/http.js";
+import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
+import { createWorld, type World } from "../helpers/world.js";
+import { dataOf, expectGraphQLError, globalId, grant, uniqueName } from "./support.js";
+
+const NODE = /* GraphQL */ `
+  query ($id: ID!) {
+    node(id: $id) {
+      __typename
+      nodeId
+      ... on Account { id email }
+      ... on Environment { id name }
+      ... on ToolRelease { id name }
+      ... on Grant { id releaseId }
+    }
+  }
+`;
+
+const NODES = /* GraphQL */ `
+  query ($ids: [ID!]!) {
+    nodes(ids: $ids) { __typename nodeId ... on Account { id } ... on Environment { id } ... on ToolRelease { id } ... on Grant { id } }
+  }
+`;
+
+const UNKNOWN_ID = "0190f5c2-0000-7000-8000-000000000000";
+
+describeEachDatabase("Relay node lookups", (provider) => {
+  let service: TestService;
+  let world: World;
+  let release: ToolRelease;
+  let granted: Grant;
+  let strangersEnvironment: Environment;
+
+  beforeAll(async () => {
+    service = await startTestService(provider);
+    world = await createWorld(service);
+    release = await world.publish(world.owner, uniqueName(), "1.0.0");
+    granted = await grant(world, world.environment, release);
+    strangersEnvironment = await world.environmentOf(world.stranger);
+  });
+  afterAll(() => service?.stopAndDrop());
+
+  const lookUp = async (asker: Client, typename: string, id: string) => dataOf(await asker.graphql(NODE, { id: globalId(typename, id) })).node;
+
+  describe("node(id:)", () => {
+    it("finds your own account; another account is null; administrators find any", async () => {
+      const own = await lookUp(world.owner.http, "Account", world.owner.account.id);
+      expect(own).toEqual({ __typename: "Account", nodeId: globalId("Account", world.owner.account.id), id: world.owner.account.id, email: world.owner.account.email });
+      expect(await lookUp(world.stranger.http, "Account", world.owner.account.id)).toBeNull();
+      expect(await lookUp(world.admin, "Account", world.owner.account.id)).toMatchObject({ id: world.owner.account.id });
+    });
+
+    it("finds an environment for its owner, deployers and viewers; a stranger gets null; administrators find any", async () => {
+      for (const member of [world.owner, world.deployer, world.viewer]) {
+        expect(await lookUp(member.http, "Environment", world.environment.id)).toEqual({
+          __typename: "Environment",
+          nodeId: globalId("Environment", world.environment.id),
+          id: world.environment.id,
+          name: world.environment.name,
+        });
+      }
+      expect(await lookUp(world.stranger.http, "Environment", world.environment.id)).toBeNull();
+      expect(await lookUp(world.owner.http, "Environment", strangersEnvironment.id)).toBeNull();
+      expect(await lookUp(world.admin, "Environment", strangersEnvironment.id)).toMatchObject({ id: strangersEnvironment.id });
+    });
+
+    it("finds a tool release for its owner only, like toolRelease(id); administrators find any", async () => {
+      expect(await lookUp(world.owner.http, "ToolRelease", release.id)).toMatchObject({ __typename: "ToolRelease", id: release.id, name: release.name });
+      expect(await lookUp(world.viewer.http, "ToolRelease", release.id)).toBeNull();
+      expect(await lookUp(world.stranger.http, "ToolRelease", release.id)).toBeNull();
+      expect(await lookUp(world.admin, "ToolRelease", release.id)).toMatchObject({ id: release.id });
+    });
+
+    it("finds an active grant for members of its environment; a stranger gets null; administrators find any", async () => {
+      for (const member of [world.owner, world.deployer, world.viewer]) {
+        expect(await lookUp(member.http, "Grant", granted.id)).toEqual({
+          __typename: "Grant",
+          nodeId: globalId("Grant", granted.id),
+          id: granted.id,
+          releaseId: release.id,
+        });
+      }
+      expect(await lookUp(world.stranger.http, "Grant", granted.id)).toBeNull();
+      expect(await lookUp(world.admin, "Grant", granted.id)).toMatchObject({ id: granted.id });
+    });
+
+    it("is null for a deleted grant and for a grant of a de-published release, like grant(id)", async () => {
+      const deleted = await grant(world, world.environment, await world.publish(world.owner, uniqueName(), "1.0.0"));
+      await deleteGrant(service.db, world.owner.account, deleted.id);
+      expect(await lookUp(world.owner.http, "Grant", deleted.id)).toBeNull();
+      const hiddenRelease = await world.publish(world.owner, uniqueName(), "1.0.0");
+      const hidden = await grant(world, world.environment, hiddenRelease);
+      await depublishRelease(service.db, world.owner.account, hiddenRelease.id);
+      expect(await lookUp(world.owner.http, "Grant", hidden.id)).toBeNull();
+    });
+
+    it("is null for an unknown id of every type", async () => {
+      for (const typename of ["Account", "Environment", "ToolRelease", "Grant"]) {
+        expect(await lookUp(world.admin, typename, UNKNOWN_ID)).toBeNull();
+      }
+    });
+
+    it("is null for a type that is not a node", async () => {
+      expect(await lookUp(world.admin, "ApiToken", UNKNOWN_ID)).toBeNull();
+      expect(await lookUp(world.admin, "Query", "x")).toBeNull();
+    });
+
+    it("answers a global id that is not one with REQUEST_INVALID (400)", async () => {
+      expectGraphQLError(await world.owner.http.graphql(NODE, { id: "not a global id" }), "REQUEST_INVALID", 400);
+    });
+
+    it("answers without valid credentials with AUTH_UNAUTHORIZED (401)", async () => {
+      expectGraphQLError(await world.anonymous.graphql(NODE, { id: globalId("Environment", world.environment.id) }), "AUTH_UNAUTHORIZED", 401);
+    });
+
+    it("takes the nodeId a query returned", async () => {
+      const { environment } = dataOf(await world.owner.http.graphql(`query ($id: UUID!) { environment(id: $id) { nodeId } }`, { id: world.environment.id }));
+      expect(dataOf(await world.owner.http.graphql(NODE, { id: environment.nodeId })).node).toMatchObject({ id: world.environment.id });
+    });
+  });
+
+  describe("nodes(ids:)", () => {
+    it("answers every id in order, null in place of each one you may not see", async () => {
+      const ids = [
+        globalId("Environment", world.environment.id),
+        globalId("Environment", strangersEnvironment.id),
+        globalId("Grant", granted.id),
+        globalId("ToolRelease", release.id),
+        globalId("Account", world.viewer.account.id),
+        globalId("Account", world.owner.account.id),
+        globalId("Grant", UNKNOWN_ID),
+      ];
+      const { nodes } = dataOf(await world.viewer.http.graphql(NODES, { ids }));
+      expect(nodes.map((node: { id?: string } | null) => node?.id ?? null)).toEqual([
+        world.environment.id,
+        null,
+        granted.id,
+        null,
+        world.viewer.account.id,
+        null,
+        null,
+      ]);
+    });
+
+    it("answers every id for administrators", async () => {
+      const ids = [globalId("Environment", strangersEnvironment.id), globalId("ToolRelease", release.id), globalId("Account", world.owner.account.id)];
+      const { nodes } = dataOf(await world.admin.graphql(NODES, { ids }));
+      expect(nodes.map((node: { __typename: string; id: string }) => [node.__typename, node.id])).toEqual([
+        ["Environment", strangersEnvironment.id],
+        ["ToolRelease", release.id],
+        ["Account", world.owner.account.id],
+      ]);
+    });
+
+    it("answers the same id twice", async () => {
+      const id = globalId("Grant", granted.id);
+      const { nodes } = dataOf(await world.owner.http.graphql(NODES, { ids: [id, id] }));
+      expect(nodes.map((node: { id: string }) => node.id)).toEqual([granted.id, granted.id]);
+    });
+  });
+});

@@ -1,0 +1,122 @@
+// Nested reads are N+1-free: the number of SQL statements a request costs does not grow with the
+// number of grants, environments or release owners it returns.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Environment } from "../../src/db/generated/sqlite/client.js";
+import { createGrant } from "../../src/domain/grants.js";
+import type { Client } from "../helpers/http.js";
+import { describeEachDatabase } from "../helpers/service.js";
+import { createWorld, type Member, type World } from "../helpers/world.js";
+import { startCountingService, type CountingService } from "./counting-service.js";
+
+const ENVIRONMENT_GRANT_OWNERS = /* GraphQL */ `
+  query EnvironmentGrantOwners($id: UUID!) {
+    environment(id: $id) {
+      grants(first: 50) { edges { node { release { owner { name } } } } }
+    }
+  }
+`;
+
+// Page sizes as variables: graphql-armor multiplies literal page sizes into its cost estimate, and
+// the literal `first: 10 … first: 20` of this read is over the cost limit (docs/graphql-limits.md).
+const MY_ENVIRONMENTS_WITH_GRANTS = /* GraphQL */ `
+  query MyEnvironmentsWithGrants($environments: Int!, $grants: Int!) {
+    me {
+      environments(first: $environments) {
+        edges { node { grants(first: $grants) { edges { node { release { name owner { name } } } } } } }
+      }
+    }
+  }
+`;
+const PAGES = { environments: 10, grants: 20 };
+
+const OWNERS_LISTS_THROUGH_GRANTS = /* GraphQL */ `
+  query OwnersListsThroughGrants($id: UUID!, $grants: Int = 50, $lists: Int = 5) {
+    environment(id: $id) {
+      grants(first: $grants) {
+        nodes {
+          release {
+            definitionSummary { commands { path } }
+            owner { name toolReleaseList { name } toolReleases(first: $lists) { nodes { name } } environments(first: $lists) { nodes { name } } }
+          }
+        }
+      }
+    }
+  }
+`;
+
+describeEachDatabase("nested reads cost a constant number of database queries", (provider) => {
+  let service: CountingService;
+  let world: World;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    service = await startCountingService(provider);
+    world = await createWorld(service);
+  });
+  afterAll(() => service?.stopAndDrop());
+
+  /** An environment of `owner` with `count` grants of releases owned by `publishers` in turn. */
+  async function environmentWithGrants(owner: Member, count: number, publishers: Member[]): Promise<Environment> {
+    const environment = await world.environmentOf(owner);
+    for (let index = 0; index < count; index += 1) {
+      const publisher = publishers[index % publishers.length]!;
+      const release = await world.publish(publisher, `tool-${(sequence += 1)}`, "1.0.0");
+      await createGrant(service.db, owner.account, environment.id, { release: { type: "ById", releaseId: release.id } });
+    }
+    return environment;
+  }
+
+  async function countedGraphql(asker: Client, query: string, variables?: Record<string, unknown>) {
+    let body: { data?: any; errors?: unknown[] } = {};
+    const { count, statements } = await service.countQueries(async () => {
+      body = (await asker.graphql(query, variables)).body;
+    });
+    expect(body.errors).toBeUndefined();
+    return { data: body.data, count, statements };
+  }
+
+  it("environment(id) { grants(first: 50) { … release { owner { name } } } } costs the same for 2 grants as for 40", async () => {
+    const owner = await world.member();
+    const publishers = [world.owner, world.stranger, world.deployer, await world.member(), await world.member()];
+    const small = await environmentWithGrants(owner, 2, publishers);
+    const large = await environmentWithGrants(owner, 40, publishers);
+
+    const few = await countedGraphql(owner.http, ENVIRONMENT_GRANT_OWNERS, { id: small.id });
+    const many = await countedGraphql(owner.http, ENVIRONMENT_GRANT_OWNERS, { id: large.id });
+
+    expect(few.data.environment.grants.edges).toHaveLength(2);
+    expect(many.data.environment.grants.edges).toHaveLength(40);
+    expect(new Set(many.data.environment.grants.edges.map((edge: any) => edge.node.release.owner.name)).size).toBe(publishers.length);
+    expect(many.count).toBe(few.count);
+  });
+
+  it("me { environments(first: 10) { … grants(first: 20) { … release { name owner { name } } } } } costs the same for 1 environment as for 6", async () => {
+    const publishers = [world.owner, world.stranger, await world.member()];
+    const lone = await world.member();
+    await environmentWithGrants(lone, 2, publishers);
+    const busy = await world.member();
+    for (const grants of [1, 3, 5, 8, 13, 20]) await environmentWithGrants(busy, grants, publishers);
+
+    const one = await countedGraphql(lone.http, MY_ENVIRONMENTS_WITH_GRANTS, PAGES);
+    const six = await countedGraphql(busy.http, MY_ENVIRONMENTS_WITH_GRANTS, PAGES);
+
+    expect(one.data.me.environments.edges).toHaveLength(1);
+    expect(six.data.me.environments.edges.map((edge: any) => edge.node.grants.edges.length)).toEqual([1, 3, 5, 8, 13, 20]);
+    expect(six.count).toBe(one.count);
+  });
+
+  it("owners' lists under each grant (toolReleaseList, toolReleases, environments) cost the same for 2 grants as for 40", async () => {
+    const owner = await world.member();
+    const publishers = [await world.member(), await world.member(), await world.member()];
+    for (const publisher of publishers) await world.environmentOf(publisher);
+    const small = await environmentWithGrants(owner, 2, publishers);
+    const large = await environmentWithGrants(owner, 40, publishers);
+
+    const few = await countedGraphql(world.admin, OWNERS_LISTS_THROUGH_GRANTS, { id: small.id });
+    const many = await countedGraphql(world.admin, OWNERS_LISTS_THROUGH_GRANTS, { id: large.id });
+
+    const owners = many.data.environment.grants.nodes.map((node: any) => node.release.owner);
+    expect(owners.every((account: any) => account.toolReleaseList.length > 0 && account.environments.nodes.length === 1)).toBe(true);
+    expect(many.count).toBe(few.count);
+  });
+});
