@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 
 const run = promisify(execFile);
 const BIN = path.resolve("bin/toolgate.js");
@@ -55,6 +55,9 @@ describe("toolgate CLI", () => {
   it("serve starts, answers /healthz and stops gracefully on SIGTERM", async () => {
     const demoEnv = { ...env, TOOLGATE_DATABASE_URL: `file:${path.join(dir, "demo.db")}` };
     const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--demo"], { env: demoEnv });
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    });
     let output = "";
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on("data", (chunk: Buffer) => {
