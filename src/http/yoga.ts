@@ -41,6 +41,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       ...graphqlArmorPlugins({ introspection: options.introspection }),
       ...(options.introspection ? [] : [useDisabledIntrospection()]),
       useInvalidDocumentsAsRequestInvalid(),
+      useHttpStatusInErrorBodies(),
     ],
     graphiql: {
       title: "toolgate",
@@ -49,6 +50,21 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       shouldPersistHeaders: true,
     },
   });
+}
+
+/**
+ * Yoga turns `extensions.http` into the response's status and headers and drops it from the body;
+ * toolgate keeps `extensions.http.status` in the body too, so a client reading one error of a
+ * partial result knows its status without looking at the response.
+ */
+function useHttpStatusInErrorBodies(): Plugin {
+  return {
+    onResultProcess({ result }) {
+      if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
+      const errors = result.errors.map((error) => (error instanceof GraphQLError ? error.toJSON() : error));
+      result.stringify = () => JSON.stringify({ ...result, errors });
+    },
+  };
 }
 
 /** Any one of these headers proves the request was not sent by a plain HTML form or <img>. */
