@@ -116,7 +116,7 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
     const many = await countedGraphql(world.admin, OWNERS_LISTS_THROUGH_GRANTS, { id: large.id });
 
     const owners = many.data.environment.grants.nodes.map((node: any) => node.release.owner);
-    expect(owners.every((account: any) => account.toolReleaseList.length > 0 && account.environments.nodes.length === 1)).toBe(true);
+    expect(owners.every((account: any) => account.toolReleaseList.length > 0 && account.environments.nodes.length >= 1)).toBe(true);
     expect(many.count).toBe(few.count);
   });
 });

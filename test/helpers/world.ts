@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { createAccount, issueToken } from "../../src/domain/accounts.js";
 import { createEnvironment, shareEnvironment } from "../../src/domain/environments.js";
 import type { Plan } from "../../src/domain/plans.js";
+import { applyChanges } from "../../src/domain/publications.js";
 import { insertRelease } from "../../src/domain/releases.js";
 import type { Account, Environment, ToolRelease } from "../../src/db/generated/sqlite/client.js";
 import { definitionFor } from "../fixtures/definitions/index.js";
@@ -27,7 +28,7 @@ export interface World {
   environment: Environment;
   member(options?: { plan?: Plan; name?: string }): Promise<Member>;
   environmentOf(owner: Member, options?: { versionCheck?: boolean; name?: string }): Promise<Environment>;
-  /** Publishes a valid definition named `name` at `version`, owned by `owner`. */
+  /** Publishes a valid definition named `name` at `version`, owned by `owner`, through apply. */
   publish(owner: Member, name: string, version: string, options?: { immutable?: boolean; origin?: "ordinary" | "protected-system" }): Promise<ToolRelease>;
 }
 
@@ -44,15 +45,34 @@ export async function createWorld(service: TestService): Promise<World> {
   };
   const environmentOf = (owner: Member, options: { versionCheck?: boolean; name?: string } = {}) =>
     createEnvironment(db, "system", { accountId: owner.account.id, name: options.name ?? `env-${++sequence}`, versionCheck: options.versionCheck ?? false });
-  const publish: World["publish"] = (owner, name, version, options = {}) =>
-    insertRelease(db, {
-      ownerAccountId: owner.account.id,
-      actorId: owner.account.id,
-      definition: definitionFor(name, version),
-      source: { componentId: randomUUID(), componentRevision: 1, componentName: `${name}-component` },
-      immutable: options.immutable ?? false,
-      origin: options.origin ?? "ordinary",
+  // Releases are published the way users publish them: apply, in an environment of the owner whose
+  // versionCheck gives the wanted immutability. Only protected-system releases, which no user can
+  // publish, are provisioned through the domain's insert.
+  const pipelines = new Map<string, Promise<Environment>>();
+  const pipelineOf = (owner: Member, immutable: boolean) => {
+    const key = `${owner.account.id}:${immutable}`;
+    let pipeline = pipelines.get(key);
+    if (!pipeline) {
+      pipeline = createEnvironment(db, "system", { accountId: owner.account.id, name: immutable ? "release-pipeline-immutable" : "release-pipeline", versionCheck: immutable });
+      pipelines.set(key, pipeline);
+    }
+    return pipeline;
+  };
+  const publish: World["publish"] = async (owner, name, version, options = {}) => {
+    const definition = definitionFor(name, version);
+    const source = { componentId: randomUUID(), componentRevision: 1, componentName: `${name}-component` };
+    if (options.origin === "protected-system") {
+      return insertRelease(db, { ownerAccountId: owner.account.id, actorId: owner.account.id, definition, source, immutable: options.immutable ?? false, origin: "protected-system" });
+    }
+    const pipeline = await pipelineOf(owner, options.immutable ?? false);
+    const applied = await applyChanges(db, owner.account, pipeline.id, {
+      publications: [{ name, definition, source: { kind: "component", ...source } }],
+      grantReconciliation: { creations: [], deletions: [] },
     });
+    const release = applied.releases[0];
+    if (!release) throw new Error(`world.publish: ${name}@${version} was not published (${applied.publicationPlan[0]?.action})`);
+    return release;
+  };
 
   const owner = await member({ name: "owner" });
   const deployer = await member({ name: "deployer" });
