@@ -2,7 +2,6 @@
 // and the owner's view of them: get, list, de-publish and restore (service.md operations 7-10).
 import type { Db, Prisma } from "../db/client.js";
 import type { Account, ToolRelease } from "../db/generated/sqlite/client.js";
-import { accountNotFound } from "./accounts.js";
 import type { Actor } from "./actor.js";
 import {
   canonicalJson,
@@ -14,7 +13,6 @@ import {
   type MiddlewareDefinition,
 } from "./definitions/index.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
-import { canSeeAccount } from "./permissions.js";
 import { limitsOf } from "./plans.js";
 
 export const RELEASE_LIFECYCLES = ["published", "de-published", "superseded"] as const;
@@ -102,35 +100,6 @@ export async function findRelease(db: Db, actor: Actor, releaseId: string, selec
   return release as ToolRelease;
 }
 
-export interface AccountReleaseFilter {
-  lifecycle?: ReleaseLifecycle | undefined;
-  /** Exact middleware name. */
-  name?: string | undefined;
-}
-
-/**
- * An account's releases, ordered by name, then version, then createdAt (id breaks ties).
- * Without a lifecycle filter the list holds every lifecycle, de-published and superseded included:
- * the list is the owner's management view, and de-published releases can only be restored by
- * someone who can find them. Only the account itself and admins may list it (else ACCOUNT_NOT_FOUND).
- */
-export async function listAccountReleases(
-  db: Db,
-  actor: Actor,
-  accountId: string,
-  filter: AccountReleaseFilter = {},
-  selection: ReleaseSelection = {},
-): Promise<ToolRelease[]> {
-  if (!canSeeAccount(actor, accountId)) throw accountNotFound(accountId);
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true } });
-  if (!account) throw accountNotFound(accountId);
-  const releases = await db.toolRelease.findMany({
-    ...selection,
-    where: { ownerAccountId: accountId, lifecycle: filter.lifecycle, name: filter.name },
-    orderBy: [{ name: "asc" }, { version: "asc" }, { createdAt: "asc" }, { id: "asc" }],
-  });
-  return releases as ToolRelease[];
-}
 
 /**
  * Throws LIMIT_EXCEEDED when `additional` more published releases would take the owner past the

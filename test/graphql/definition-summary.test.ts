@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolRelease } from "../../src/db/generated/sqlite/client.js";
 import type { MiddlewareDefinition } from "../../src/domain/definitions/index.js";
-import { insertRelease } from "../../src/domain/releases.js";
+import { applyChanges } from "../../src/domain/publications.js";
 import { gitLite } from "../fixtures/definitions/index.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type World } from "../helpers/world.js";
@@ -43,13 +43,12 @@ describeEachDatabase("ToolRelease.definitionSummary", (provider) => {
     service = await startTestService(provider);
     world = await createWorld(service);
     definition = nestedGitLite(uniqueName("git-nested"));
-    release = await insertRelease(service.db, {
-      ownerAccountId: world.owner.account.id,
-      actorId: world.owner.account.id,
-      definition,
-      source: { componentId: randomUUID(), componentRevision: 1, componentName: "git-nested" },
-      immutable: false,
+    const environment = await world.environmentOf(world.owner);
+    const applied = await applyChanges(service.db, world.owner.account, environment.id, {
+      publications: [{ name: definition.name, definition, source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: "git-nested" } }],
+      grantReconciliation: { creations: [], deletions: [] },
     });
+    release = applied.releases[0]!;
   });
   afterAll(() => service?.stopAndDrop());
 
