@@ -3,6 +3,7 @@ import type { ToolRelease } from "../../db/generated/sqlite/client.js";
 import type { MiddlewareDefinition } from "../../domain/definitions/index.js";
 import { visibleActiveGrantWhere } from "../../domain/grants.js";
 import { visibleReleasesWhere } from "../../domain/releases.js";
+import { LRUCache } from "lru-cache";
 import { builder } from "../builder.js";
 import { ReleaseLifecycle, ReleaseOrigin, SystemAvailability } from "../enums.js";
 import { DefinitionSummaryType, summarizeDefinition } from "./definition-view.js";
@@ -24,14 +25,17 @@ export const ReleaseSourceType = builder.objectRef<ReleaseSource>("ReleaseSource
   }),
 });
 
-const parsedDefinitions = new WeakMap<ToolRelease, MiddlewareDefinition>();
+/**
+ * Parsed definitions by metadataDigest. Equal digest means equal content, and releases never change,
+ * so a parsed definition can serve every request that reads that content (read-only).
+ */
+const parsedDefinitions = new LRUCache<string, MiddlewareDefinition>({ max: 1000 });
 
-/** The stored definition, parsed once per loaded row however many of its fields a query selects. */
-export function parsedDefinition(release: ToolRelease): MiddlewareDefinition {
-  let definition = parsedDefinitions.get(release);
+export function parsedDefinition(release: Pick<ToolRelease, "definition" | "metadataDigest">): MiddlewareDefinition {
+  let definition = parsedDefinitions.get(release.metadataDigest);
   if (!definition) {
     definition = JSON.parse(release.definition) as MiddlewareDefinition;
-    parsedDefinitions.set(release, definition);
+    parsedDefinitions.set(release.metadataDigest, definition);
   }
   return definition;
 }
@@ -43,6 +47,29 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
   description: "A published, immutable tool middleware definition owned by an account.",
   id: { field: "id" },
   nullable: true,
+  // Every column but `definition` (tens of KiB each): the fields that read it select it themselves,
+  // so listing releases or walking grants → release → owner never loads definitions it does not show.
+  select: {
+    id: true,
+    ownerAccountId: true,
+    name: true,
+    version: true,
+    sourceKind: true,
+    componentId: true,
+    componentRevision: true,
+    componentName: true,
+    metadataVersion: true,
+    metadataDigest: true,
+    sourceDigest: true,
+    immutable: true,
+    lifecycle: true,
+    origin: true,
+    systemAvailability: true,
+    createdAt: true,
+    createdById: true,
+    stateChangedAt: true,
+    stateChangedById: true,
+  },
   fields: (t) => ({
     id: t.expose("id", { type: "UUID", description: "The release's UUID." }),
     ownerAccountId: t.expose("ownerAccountId", { type: "UUID", description: "UUID of the owning account." }),
@@ -60,16 +87,19 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
       }),
     }),
     definition: t.field({
+      select: { definition: true },
       type: "JSON",
       description: "The presented surface of the definition (`scope.value.presented`), as in service.md 2.4.",
       resolve: (release) => parsedDefinition(release).scope.value.presented,
     }),
     middlewareDefinition: t.field({
+      select: { definition: true },
       type: "JSON",
       description: "The whole middleware definition (service.md 2.5), as returned in grant views.",
       resolve: (release) => parsedDefinition(release),
     }),
     definitionSummary: t.field({
+      select: { definition: true },
       type: DefinitionSummaryType,
       description: "Names, doc and commands of the definition as typed fields, for clients that do not want to read the JSON.",
       resolve: (release) => summarizeDefinition(parsedDefinition(release)),
