@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
 import { createContext } from "../graphql/context.js";
 import { errorResponseFor } from "./errors.js";
+import { runInRequestScope } from "./request-scope.js";
 import { prepareRoutes, runRoute } from "./rest/executor.js";
 import type { RestRoute } from "./rest/route.js";
 import { createGraphQLHandler } from "./yoga.js";
@@ -64,7 +65,7 @@ export function createApp(options: AppOptions): FetchHandler {
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     let response: Response;
     try {
-      response = (await router.fetch(request, requestId)) as Response;
+      response = (await runInRequestScope(requestId, () => router.fetch(request, requestId))) as Response;
     } catch (error) {
       logger.error({ err: error, requestId }, "unhandled error");
       response = errorResponseFor("INTERNAL_UNKNOWN", "internal server error");
