@@ -1,5 +1,6 @@
 // GraphQL over HTTP at /graphql: Yoga with the shared context, error masking, GraphiQL and the
 // endpoint's hardening (query limits, introspection switch, CSRF prevention, no batching).
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
@@ -43,6 +44,8 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       useInvalidDocumentsAsRequestInvalid(),
       useHttpStatusInErrorBodies(),
     ],
+    // GraphiQL's assets are served inline, not from a CDN: the page works on closed networks too.
+    renderGraphiQL,
     graphiql: {
       title: "toolgate",
       defaultQuery: GRAPHIQL_DEFAULT_QUERY,
