@@ -17,9 +17,16 @@ export const GRAPHQL_LIMITS = {
   maxDirectives: 10,
   /**
    * graphql-armor's estimate: 1 per scalar, 2 per object, ×1.5 per level, × a literal `first`/`last`.
-   * A page of 50 (the default page size) full grant views costs ~14,700; pages nested in pages do not fit.
+   * A page of 50 (the default page size) full grant views costs ~14,700; pages nested in pages with
+   * literal sizes do not fit (pass those sizes as variables: the execution budget below weighs them).
    */
   maxCost: 20000,
+  /**
+   * The same budget at execution time, when variables are known (src/graphql/complexity.ts): one per
+   * field, a connection's selection × its page size. A REST page of 500 grant views costs ~13,000;
+   * pages of hundreds nested in pages of hundreds do not fit.
+   */
+  maxExecutionCost: 50000,
 } as const;
 
 /**

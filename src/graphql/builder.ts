@@ -1,11 +1,13 @@
 // The Pothos schema builder: plugins, context and scalars are declared once here.
 import SchemaBuilder from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
+import ComplexityPlugin from "@pothos/plugin-complexity";
 import RelayPlugin, { resolveNodes } from "@pothos/plugin-relay";
 import { DateTimeResolver, JSONResolver, UUIDResolver } from "graphql-scalars";
 import type { Database } from "../db/client.js";
 import { getDatamodel } from "../db/generated/pothos-types.js";
 import type PrismaTypes from "../db/generated/pothos-types.js";
+import { COMPLEXITY_OPTIONS } from "./complexity.js";
 import type { Context } from "./context.js";
 import FieldGuardsPlugin from "./field-guards.js";
 import { visibleGlobalIds } from "./node-visibility.js";
@@ -20,7 +22,8 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
-  plugins: [PrismaPlugin, RelayPlugin, FieldGuardsPlugin],
+  plugins: [PrismaPlugin, RelayPlugin, ComplexityPlugin, FieldGuardsPlugin],
+  complexity: COMPLEXITY_OPTIONS,
   defaultFieldNullability: false,
   prisma: {
     client: (ctx: Context): Database => ctx.db,

@@ -1,3 +1,4 @@
+import { complexityFromQuery } from "@pothos/plugin-complexity";
 import { getIntrospectionQuery } from "graphql";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +10,7 @@ import { createGraphQLHandler } from "../../src/http/yoga.js";
 import { client, type Client, type HttpResult } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 
-const { maxDepth, maxAliases, maxTokens, maxDirectives, maxCost } = GRAPHQL_LIMITS;
+const { maxDepth, maxAliases, maxTokens, maxDirectives, maxCost, maxExecutionCost } = GRAPHQL_LIMITS;
 
 /** `{ me { toolReleaseList { owner { … id } } } }` with its leaf `depth` fields deep, and `leaves` copies of it. */
 function nestedQuery(depth: number, leaves = 1): string {
@@ -143,6 +144,36 @@ describeEachDatabase("/graphql hardening", (provider) => {
 
     it(`rejects a query costing ${Math.floor(costOfNestedQuery(leavesWithinCost + 1))} with 400 REQUEST_INVALID naming the cost limit`, async () => {
       expectRequestInvalid(await admin.graphql(nestedQuery(maxDepth, leavesWithinCost + 1)), new RegExp(`Cost limit of ${maxCost} exceeded`));
+    });
+  });
+
+  describe("execution cost limit (page sizes as variables)", () => {
+    const NESTED_PAGES = `query ($environments: Int, $grants: Int) {
+      me { environments(first: $environments) { edges { node { grants(first: $grants) { edges { node { id release { name owner { name } } } } } } } } }
+    }`;
+    const costOf = (grants: number) => complexityFromQuery(NESTED_PAGES, { schema: buildSchema(), variables: { environments: 50, grants }, ctx: {} }).complexity;
+    const grantsWithinCost = (() => {
+      let grants = 1;
+      while (costOf(grants + 1) <= maxExecutionCost) grants++;
+      return grants;
+    })();
+
+    it(`accepts 50 environment pages of ${grantsWithinCost} grants (cost ${costOf(grantsWithinCost)} of ${maxExecutionCost})`, async () => {
+      expectAccepted(await admin.graphql(NESTED_PAGES, { environments: 50, grants: grantsWithinCost }));
+    });
+
+    it(`rejects 50 environment pages of ${grantsWithinCost + 1} grants (cost ${costOf(grantsWithinCost + 1)}) with 400 REQUEST_INVALID naming the complexity limit`, async () => {
+      const result = await admin.graphql(NESTED_PAGES, { environments: 50, grants: grantsWithinCost + 1 });
+      expect(result.status).toBe(400);
+      expect(result.body.errors).toEqual([
+        expect.objectContaining({ message: expect.stringMatching(/complexity/i), extensions: expect.objectContaining({ code: "REQUEST_INVALID" }) }),
+      ]);
+    });
+
+    it("rejects pages of 500 nested in pages of 500, which the validation-time estimate cannot see", async () => {
+      const result = await admin.graphql(NESTED_PAGES, { environments: 500, grants: 500 });
+      expect(result.status).toBe(400);
+      expect(result.body.errors?.[0].extensions.code).toBe("REQUEST_INVALID");
     });
   });
 
