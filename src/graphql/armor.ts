@@ -22,9 +22,9 @@ export const GRAPHQL_LIMITS = {
    */
   maxCost: 20000,
   /**
-   * The same budget at execution time, when variables are known (src/graphql/complexity.ts): one per
-   * field, a connection's selection × its page size. A REST page of 500 grant views costs ~13,000;
-   * pages of hundreds nested in pages of hundreds do not fit.
+   * A second budget at execution time, when variables are known (src/graphql/complexity.ts): one per
+   * field, a connection's selection × its page size. A REST page of 500 grant views costs ~14,000,
+   * three levels of default (50) pages ~28,000; pages of hundreds nested in pages of hundreds do not fit.
    */
   maxExecutionCost: 50000,
 } as const;
