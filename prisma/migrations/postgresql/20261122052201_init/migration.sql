@@ -47,7 +47,7 @@ CREATE TABLE "EnvironmentShare" (
 -- CreateTable
 -- Edited by hand: name and version compare bytewise (COLLATE "C") so lists ordered by them come out
 -- in the same order as on SQLite whatever the database's locale. Prisma's schema cannot say this
--- (and its drift check ignores collations); keep it when a later migration redefines these columns.
+-- (and its drift check ignores collations), so keep it when a later migration redefines these columns.
 CREATE TABLE "ToolRelease" (
     "id" TEXT NOT NULL,
     "ownerAccountId" TEXT NOT NULL,
