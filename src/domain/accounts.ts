@@ -1,6 +1,6 @@
 // Accounts and their API tokens: creation (admin only), token issue and revocation, and the
 // bootstrap admin that makes a fresh installation usable.
-import type { Database } from "../db/client.js";
+import type { Database, Db, Prisma } from "../db/client.js";
 import type { Account, ApiToken } from "../db/generated/sqlite/client.js";
 import { requireAdmin, type Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest } from "./errors.js";
@@ -73,9 +73,15 @@ export async function revokeToken(db: Database, actor: Actor | "system", tokenId
   return db.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
 }
 
-export async function findAccount(db: Database, actor: Actor, accountId: string): Promise<Account> {
+/** An account the actor may see (itself; admins: any), loaded with the caller's selection; else ACCOUNT_NOT_FOUND. */
+export async function findAccount(
+  db: Db,
+  actor: Actor,
+  accountId: string,
+  selection: Pick<Prisma.AccountFindUniqueArgs, "include" | "select"> = {},
+): Promise<Account> {
   if (!actor.admin && actor.id !== accountId) throw accountNotFound(accountId);
-  const account = await db.account.findUnique({ where: { id: accountId } });
+  const account = await db.account.findUnique({ ...selection, where: { id: accountId } });
   if (!account) throw accountNotFound(accountId);
   return account;
 }

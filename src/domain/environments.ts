@@ -1,10 +1,10 @@
 // Environments: creation (plan-limited) and sharing with other accounts as viewer or deployer.
-import type { Database } from "../db/client.js";
+import type { Database, Db, Prisma } from "../db/client.js";
 import type { Environment, EnvironmentShare } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { accountNotFound } from "./accounts.js";
 import { DomainError, invalidRequest, limitExceeded } from "./errors.js";
-import { environmentAccess, requireOwner } from "./permissions.js";
+import { environmentAccess, environmentNotFound, requireOwner, visibleEnvironmentsWhere } from "./permissions.js";
 import { limitsOf } from "./plans.js";
 
 export interface NewEnvironment {
@@ -55,6 +55,14 @@ export async function shareEnvironment(
   });
 }
 
-export async function findEnvironment(db: Database, actor: Actor, environmentId: string): Promise<Environment> {
-  return (await environmentAccess(db, actor, environmentId)).environment;
+/** An environment the actor can see, loaded with the caller's selection in one query; else ENVIRONMENT_NOT_FOUND. */
+export async function findEnvironment(
+  db: Db,
+  actor: Actor,
+  environmentId: string,
+  selection: Pick<Prisma.EnvironmentFindFirstArgs, "include" | "select"> = {},
+): Promise<Environment> {
+  const environment = await db.environment.findFirst({ ...selection, where: { id: environmentId, ...visibleEnvironmentsWhere(actor) } });
+  if (!environment) throw environmentNotFound(environmentId);
+  return environment;
 }

@@ -77,19 +77,13 @@ builder.queryFields((t) => ({
     type: "Account",
     description: "An account: your own, or any for administrators.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The account's UUID." }) },
-    resolve: async (query, _root, args, ctx) => {
-      await findAccount(ctx.db, ctx.actor(), args.id);
-      return ctx.db.account.findUniqueOrThrow({ ...query, where: { id: args.id } });
-    },
+    resolve: (query, _root, args, ctx) => findAccount(ctx.db, ctx.actor(), args.id, query),
   }),
   environment: t.prismaField({
     type: "Environment",
     description: "An environment you own, were shared, or (administrators) any.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The environment's UUID." }) },
-    resolve: async (query, _root, args, ctx) => {
-      await findEnvironment(ctx.db, ctx.actor(), args.id);
-      return ctx.db.environment.findUniqueOrThrow({ ...query, where: { id: args.id } });
-    },
+    resolve: (query, _root, args, ctx) => findEnvironment(ctx.db, ctx.actor(), args.id, query),
   }),
 }));
 
