@@ -4,6 +4,7 @@ import type { Database, Db, Prisma } from "../db/client.js";
 import type { Account, ApiToken } from "../db/generated/sqlite/client.js";
 import { requireAdmin, type Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest } from "./errors.js";
+import { canSeeAccount } from "./permissions.js";
 import type { Plan } from "./plans.js";
 import { generateSecret, hashSecret } from "./tokens.js";
 
@@ -48,7 +49,7 @@ export async function issueToken(
   actor: Actor | "system",
   input: { accountId: string; name: string; expiresAt?: Date | null | undefined; secret?: string },
 ): Promise<IssuedToken> {
-  if (actor !== "system" && !actor.admin && actor.id !== input.accountId) {
+  if (actor !== "system" && !canSeeAccount(actor, input.accountId)) {
     throw accountNotFound(input.accountId);
   }
   const problems: string[] = [];
@@ -80,7 +81,7 @@ export async function findAccount(
   accountId: string,
   selection: Pick<Prisma.AccountFindUniqueArgs, "include" | "select"> = {},
 ): Promise<Account> {
-  if (!actor.admin && actor.id !== accountId) throw accountNotFound(accountId);
+  if (!canSeeAccount(actor, accountId)) throw accountNotFound(accountId);
   const account = await db.account.findUnique({ ...selection, where: { id: accountId } });
   if (!account) throw accountNotFound(accountId);
   return account;

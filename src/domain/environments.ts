@@ -4,7 +4,7 @@ import type { Environment, EnvironmentShare } from "../db/generated/sqlite/clien
 import type { Actor } from "./actor.js";
 import { accountNotFound } from "./accounts.js";
 import { DomainError, invalidRequest, limitExceeded } from "./errors.js";
-import { environmentAccess, environmentNotFound, requireOwner, visibleEnvironmentsWhere } from "./permissions.js";
+import { canSeeAccount, environmentAccess, environmentNotFound, requireOwner, visibleEnvironmentsWhere } from "./permissions.js";
 import { limitsOf } from "./plans.js";
 
 export interface NewEnvironment {
@@ -15,7 +15,7 @@ export interface NewEnvironment {
 
 /** Accounts create environments for themselves; admins for anyone. */
 export async function createEnvironment(db: Database, actor: Actor | "system", input: NewEnvironment): Promise<Environment> {
-  if (actor !== "system" && !actor.admin && actor.id !== input.accountId) throw accountNotFound(input.accountId);
+  if (actor !== "system" && !canSeeAccount(actor, input.accountId)) throw accountNotFound(input.accountId);
   if (input.name.trim() === "") throw invalidRequest(["input.name: must not be empty"]);
   const owner = await db.account.findUnique({ where: { id: input.accountId } });
   if (!owner) throw accountNotFound(input.accountId);

@@ -53,11 +53,6 @@ export interface GrantFlags {
   followCoordinates: boolean;
 }
 
-export async function listActiveGrants(db: Db, actor: Actor, environmentId: string): Promise<(Grant & { release: ToolRelease })[]> {
-  await environmentAccess(db, actor, environmentId);
-  return db.grant.findMany({ where: { environmentId, ...ACTIVE_GRANT_WHERE }, orderBy: GRANT_LIST_ORDER, include: { release: true } });
-}
-
 /** An active grant the actor can see, loaded with `query`; 404 otherwise. */
 export async function findGrant(db: Db, actor: Actor, grantId: string, query: GrantQuery = {}): Promise<Grant> {
   const grant = await db.grant.findFirst({ ...query, where: { id: grantId, ...visibleActiveGrantWhere(actor) } });

@@ -46,11 +46,7 @@ export function visibleEnvironmentsWhere(actor: Actor) {
   return { OR: [{ ownerAccountId: actor.id }, { shares: { some: { accountId: actor.id } } }] };
 }
 
-/** Releases are visible (get, list, de-publish, restore) to their owner and admins only. */
-export function canSeeRelease(actor: Actor, release: { ownerAccountId: string }): boolean {
-  return actor.admin || release.ownerAccountId === actor.id;
-}
-
+/** Accounts see (and act for) themselves; admins see every account. */
 export function canSeeAccount(actor: Actor, accountId: string): boolean {
   return actor.admin || actor.id === accountId;
 }

@@ -23,8 +23,6 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
   });
 }
 
-export type ContextFactory = (request: Request) => Promise<Context>;
-
 export async function runRoute(
   schema: GraphQLSchema,
   prepared: PreparedRoute,
