@@ -2,6 +2,8 @@
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client.js";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.js";
 import { createAdapterFactory, providerOf } from "./connection.js";
+import type { DatabaseProvider } from "./prisma-schemas.js";
+import { withSqliteIsolation } from "./sqlite-isolation.js";
 
 /** The client type every module sees. Both generated clients share models and query API. */
 export type Database = SqliteClient;
@@ -16,13 +18,28 @@ export interface DatabaseOptions {
   onQuery?: (sql: string) => void;
 }
 
+const providers = new WeakMap<object, DatabaseProvider>();
+
+/** The provider behind a client opened by `openDatabase`, or behind a transaction client of one. */
+export function providerOfClient(db: Db): DatabaseProvider {
+  const provider = providers.get(db);
+  if (!provider) throw new Error("providerOfClient: not a client opened by openDatabase, nor one of its transactions");
+  return provider;
+}
+
+/** Records that a transaction client belongs to `parent`'s provider. */
+export function rememberTransactionClient(parent: Db, tx: Db): void {
+  providers.set(tx, providerOfClient(parent));
+}
+
 export async function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Promise<Database> {
-  const adapter = createAdapterFactory(databaseUrl);
+  const provider = providerOf(databaseUrl);
   const log = options.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
   const client =
-    providerOf(databaseUrl) === "sqlite"
-      ? new SqliteClient({ adapter, log })
-      : (new PostgresClient({ adapter, log }) as unknown as SqliteClient);
+    provider === "sqlite"
+      ? new SqliteClient({ adapter: withSqliteIsolation(createAdapterFactory(databaseUrl)), log })
+      : (new PostgresClient({ adapter: createAdapterFactory(databaseUrl), log }) as unknown as SqliteClient);
+  providers.set(client, provider);
   if (options.onQuery) {
     const onQuery = options.onQuery;
     (client as unknown as { $on(event: "query", cb: (e: { query: string }) => void): void }).$on("query", (event) =>
@@ -30,7 +47,7 @@ export async function openDatabase(databaseUrl: string, options: DatabaseOptions
     );
   }
   await client.$connect();
-  if (providerOf(databaseUrl) === "sqlite") {
+  if (provider === "sqlite") {
     // WAL lets readers proceed during a write; foreign keys are off by default in SQLite.
     await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
     await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");

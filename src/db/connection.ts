@@ -7,7 +7,11 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import pg from "pg";
 import type { DatabaseProvider } from "./prisma-schemas.js";
 
-export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/**
+ * better-sqlite3 waits for a lock synchronously, freezing the event loop; so it waits briefly and
+ * writeTransaction retries SQLITE_BUSY asynchronously for up to its retry budget.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 20;
 
 export function providerOf(databaseUrl: string): DatabaseProvider {
   if (databaseUrl.startsWith("file:")) return "sqlite";

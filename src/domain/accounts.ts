@@ -1,6 +1,7 @@
 // Accounts and their API tokens: creation (admin only), token issue and revocation, and the
 // bootstrap admin that makes a fresh installation usable.
 import type { Database, Db, Prisma } from "../db/client.js";
+import { writeTransaction } from "../db/transaction.js";
 import type { Account, ApiToken } from "../db/generated/sqlite/client.js";
 import { requireAdmin, type Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest } from "./errors.js";
@@ -33,14 +34,14 @@ export async function createAccount(db: Database, actor: Actor | "system", input
   if (input.name.trim() === "") problems.push("input.name: must not be empty");
   if (!EMAIL.test(input.email)) problems.push(`input.email: "${input.email}" is not an e-mail address`);
   if (problems.length > 0) throw invalidRequest(problems);
-  try {
-    return await db.account.create({
-      data: { name: input.name.trim(), email: input.email.toLowerCase(), plan: input.plan ?? "free", admin: input.admin ?? false },
-    });
-  } catch (error) {
-    if ((error as { code?: string }).code === "P2002") throw new DomainError("ACCOUNT_CONFLICT", `an account with e-mail ${input.email} already exists`);
-    throw error;
-  }
+  const email = input.email.toLowerCase();
+  // A unique violation means another request took the e-mail: the retry answers ACCOUNT_CONFLICT.
+  return writeTransaction(db, [], async (tx) => {
+    if (await tx.account.findUnique({ where: { email }, select: { id: true } })) {
+      throw new DomainError("ACCOUNT_CONFLICT", `an account with e-mail ${input.email} already exists`);
+    }
+    return tx.account.create({ data: { name: input.name.trim(), email, plan: input.plan ?? "free", admin: input.admin ?? false } });
+  });
 }
 
 /** Accounts may issue tokens for themselves; admins for anyone. */
@@ -56,22 +57,27 @@ export async function issueToken(
   if (input.name.trim() === "") problems.push("input.name: must not be empty");
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) problems.push("input.expiresAt: must be in the future");
   if (problems.length > 0) throw invalidRequest(problems);
-  const account = await db.account.findUnique({ where: { id: input.accountId } });
-  if (!account) throw accountNotFound(input.accountId);
   const secret = input.secret ?? generateSecret();
-  const token = await db.apiToken.create({
-    data: { accountId: account.id, name: input.name.trim(), secretHash: hashSecret(secret), expiresAt: input.expiresAt ?? null },
+  const token = await writeTransaction(db, [], async (tx) => {
+    const account = await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true } });
+    if (!account) throw accountNotFound(input.accountId);
+    return tx.apiToken.create({
+      data: { accountId: account.id, name: input.name.trim(), secretHash: hashSecret(secret), expiresAt: input.expiresAt ?? null },
+    });
   });
   return { token, secret };
 }
 
-export async function revokeToken(db: Database, actor: Actor | "system", tokenId: string): Promise<ApiToken> {
-  const token = await db.apiToken.findUnique({ where: { id: tokenId } });
-  if (!token || (actor !== "system" && !actor.admin && token.accountId !== actor.id)) {
-    throw new DomainError("API_TOKEN_NOT_FOUND", `API token ${tokenId} not found`);
-  }
-  if (token.revokedAt) return token;
-  return db.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
+export function revokeToken(db: Database, actor: Actor | "system", tokenId: string): Promise<ApiToken> {
+  return writeTransaction(db, [], async (tx) => {
+    const token = await tx.apiToken.findUnique({ where: { id: tokenId } });
+    if (!token || (actor !== "system" && !actor.admin && token.accountId !== actor.id)) {
+      throw new DomainError("API_TOKEN_NOT_FOUND", `API token ${tokenId} not found`);
+    }
+    // Revoking twice keeps the first revocation's time.
+    await tx.apiToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
+    return tx.apiToken.findUniqueOrThrow({ where: { id: tokenId } });
+  });
 }
 
 /** An account the actor may see (itself; admins: any), loaded with the caller's selection; else ACCOUNT_NOT_FOUND. */

@@ -1,5 +1,6 @@
 // Environments: creation (plan-limited) and sharing with other accounts as viewer or deployer.
 import type { Database, Db, Prisma } from "../db/client.js";
+import { writeLock, writeTransaction } from "../db/transaction.js";
 import type { Environment, EnvironmentShare } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { accountNotFound } from "./accounts.js";
@@ -17,20 +18,20 @@ export interface NewEnvironment {
 export async function createEnvironment(db: Database, actor: Actor | "system", input: NewEnvironment): Promise<Environment> {
   if (actor !== "system" && !canSeeAccount(actor, input.accountId)) throw accountNotFound(input.accountId);
   if (input.name.trim() === "") throw invalidRequest(["input.name: must not be empty"]);
-  const owner = await db.account.findUnique({ where: { id: input.accountId } });
-  if (!owner) throw accountNotFound(input.accountId);
-  const limit = limitsOf(owner.plan).environmentsPerAccount;
-  if (limit !== null && (await db.environment.count({ where: { ownerAccountId: owner.id } })) >= limit) {
-    throw limitExceeded(`plan ${owner.plan} allows ${limit} environments per account`);
-  }
-  try {
-    return await db.environment.create({ data: { ownerAccountId: owner.id, name: input.name.trim(), versionCheck: input.versionCheck ?? false } });
-  } catch (error) {
-    if ((error as { code?: string }).code === "P2002") {
-      throw new DomainError("ENVIRONMENT_CONFLICT", `account ${owner.id} already has an environment named ${input.name}`);
+  const name = input.name.trim();
+  return writeTransaction(db, [writeLock.account(input.accountId)], async (tx) => {
+    const owner = await tx.account.findUnique({ where: { id: input.accountId } });
+    if (!owner) throw accountNotFound(input.accountId);
+    if (await tx.environment.findUnique({ where: { ownerAccountId_name: { ownerAccountId: owner.id, name } }, select: { id: true } })) {
+      throw new DomainError("ENVIRONMENT_CONFLICT", `account ${owner.id} already has an environment named ${name}`);
     }
-    throw error;
-  }
+    const limit = limitsOf(owner.plan).environmentsPerAccount;
+    if (limit !== null && (await tx.environment.count({ where: { ownerAccountId: owner.id } })) >= limit) {
+      throw limitExceeded(`plan ${owner.plan} allows ${limit} environments per account`);
+    }
+    // A unique violation here means another writer won the name: the retry answers ENVIRONMENT_CONFLICT.
+    return tx.environment.create({ data: { ownerAccountId: owner.id, name, versionCheck: input.versionCheck ?? false } });
+  });
 }
 
 export type ShareRole = "viewer" | "deployer";
@@ -48,11 +49,14 @@ export async function shareEnvironment(
   if (!environment) throw new DomainError("ENVIRONMENT_NOT_FOUND", `environment ${input.environmentId} not found`);
   if (!account) throw accountNotFound(input.accountId);
   if (environment.ownerAccountId === account.id) throw invalidRequest(["input.accountId: the owner already has full access"]);
-  return db.environmentShare.upsert({
-    where: { environmentId_accountId: { environmentId: environment.id, accountId: account.id } },
-    create: { environmentId: environment.id, accountId: account.id, role: input.role },
-    update: { role: input.role },
-  });
+  // Two racing shares both try to insert; the loser's retry updates the winner's row.
+  return writeTransaction(db, [], (tx) =>
+    tx.environmentShare.upsert({
+      where: { environmentId_accountId: { environmentId: environment.id, accountId: account.id } },
+      create: { environmentId: environment.id, accountId: account.id, role: input.role },
+      update: { role: input.role },
+    }),
+  );
 }
 
 /** An environment the actor can see, loaded with the caller's selection in one query; else ENVIRONMENT_NOT_FOUND. */

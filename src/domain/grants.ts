@@ -3,11 +3,11 @@
 // a manual grant. Lifecycle changes are conditional updates, so of two racing requests exactly one
 // wins and the other gets the answer it would get had it arrived second.
 import type { Db, Prisma } from "../db/client.js";
+import { concurrentUpdate, takeLocks, writeLock, writeTransaction } from "../db/transaction.js";
 import type { Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
 import { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
-import { inGrantTransaction } from "./grant-transaction.js";
 import { environmentAccess, requireDeployer, roleIn, visibleEnvironmentsWhere } from "./permissions.js";
 import { limitsOf } from "./plans.js";
 import { referencedReleaseNotFound } from "./releases.js";
@@ -65,7 +65,7 @@ export async function createGrant(db: Db, actor: Actor, environmentId: string, c
   if (creation.release === undefined || creation.release === null) throw invalidRequest(["release: required"]);
   const selector = parseReleaseSelector(creation.release);
   const flags: GrantFlags = { automatic: creation.automatic ?? false, followCoordinates: selector.type === "ByCoordinates" };
-  return inGrantTransaction(db, async (tx) => {
+  return writeTransaction(db, [writeLock.environment(environmentId)], async (tx) => {
     const access = await environmentAccess(tx, actor, environmentId);
     requireDeployer(access);
     const release = await resolveReleaseSelector(tx, selector);
@@ -88,7 +88,8 @@ export function assertGrantableIn(environment: Environment, release: ToolRelease
  * versionCheck environment takes immutable releases only; a deleted row is restored in place with
  * the new flags; an active one is kept when protected, when an automatic request meets a manual
  * grant, or when the flags already match, and otherwise takes the requested flags. Call inside a
- * transaction: the plan-limit count and the insert must see the same state.
+ * write transaction holding the environment's lock: the plan-limit count and the insert must see
+ * the same state.
  */
 export async function grantRelease(db: Db, actor: Actor, environment: Environment, release: ToolRelease, flags: GrantFlags): Promise<Grant> {
   assertGrantableIn(environment, release);
@@ -141,8 +142,12 @@ async function requireGrantCapacity(db: Db, environment: Environment): Promise<v
 const ATTEMPTS_AFTER_LOST_RACE = 3;
 
 /** Soft-deletes an active grant (operation 5). An automatic deletion may only remove automatic grants. */
-export async function deleteGrant(db: Db, actor: Actor, grantId: string, options: { automatic?: boolean | null | undefined } = {}): Promise<Grant> {
-  const automatic = options.automatic ?? false;
+export function deleteGrant(db: Db, actor: Actor, grantId: string, options: { automatic?: boolean | null | undefined } = {}): Promise<Grant> {
+  return writeTransaction(db, [], (tx) => softDeleteGrant(tx, actor, grantId, options.automatic ?? false));
+}
+
+// No lock: deleting frees capacity, and the conditional update settles races on the row itself.
+async function softDeleteGrant(db: Db, actor: Actor, grantId: string, automatic: boolean): Promise<Grant> {
   for (let attempt = 1; attempt <= ATTEMPTS_AFTER_LOST_RACE; attempt += 1) {
     const grant = await db.grant.findFirst({
       where: { id: grantId, ...visibleActiveGrantWhere(actor) },
@@ -167,7 +172,9 @@ export async function deleteGrant(db: Db, actor: Actor, grantId: string, options
 
 /** Re-activates a deleted grant (operation 6) as a manual grant. Finds deleted grants too. */
 export async function restoreGrant(db: Db, actor: Actor, grantId: string): Promise<Grant> {
-  return inGrantTransaction(db, async (tx) => {
+  return writeTransaction(db, [], async (tx) => {
+    const located = await tx.grant.findUnique({ where: { id: grantId }, select: { environmentId: true } });
+    if (located) await takeLocks(tx, [writeLock.environment(located.environmentId)]);
     const grant = await tx.grant.findFirst({
       where: { id: grantId, environment: visibleEnvironmentsWhere(actor) },
       include: { release: true, environment: { include: { shares: { where: { accountId: actor.id } } } } },
@@ -195,11 +202,13 @@ export async function restoreGrant(db: Db, actor: Actor, grantId: string): Promi
 export async function provisionProtectedGrant(db: Db, input: { environmentId: string; releaseId: string; actorId: string }): Promise<Grant> {
   const now = new Date();
   const state = { protected: true, automatic: true, lifecycle: "active", stateChangedAt: now, stateChangedById: input.actorId };
-  return db.grant.upsert({
-    where: { environmentId_releaseId: { environmentId: input.environmentId, releaseId: input.releaseId } },
-    create: { environmentId: input.environmentId, releaseId: input.releaseId, followCoordinates: false, createdAt: now, createdById: input.actorId, ...state },
-    update: state,
-  });
+  return writeTransaction(db, [], (tx) =>
+    tx.grant.upsert({
+      where: { environmentId_releaseId: { environmentId: input.environmentId, releaseId: input.releaseId } },
+      create: { environmentId: input.environmentId, releaseId: input.releaseId, followCoordinates: false, createdAt: now, createdById: input.actorId, ...state },
+      update: state,
+    }),
+  );
 }
 
 /** Viewers may not change grants (403); nobody may change a protected one (403). */
@@ -208,8 +217,4 @@ function requireUserManageable(actor: Actor, grant: Grant & { environment: Envir
   if (!role) throw grantNotFound(grant.id);
   requireDeployer({ environment: grant.environment, role });
   if (grant.protected) throw forbidden(`grant ${grant.id} is protected: it is provisioned by the system and cannot be deleted or restored`);
-}
-
-function concurrentUpdate(): DomainError {
-  return new DomainError("CONCURRENT_UPDATE", "a concurrent request changed the same grant; retry the request");
 }

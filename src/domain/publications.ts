@@ -2,6 +2,7 @@
 // and apply"): one body of publications and grant changes, checked identically by both; validate
 // returns the publication plan and changes nothing, apply carries the plan out in one transaction.
 import type { Database, Db } from "../db/client.js";
+import { writeLock, writeTransaction } from "../db/transaction.js";
 import type { Account, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { checkReconciliation, executeCreations, type GrantReconciliation } from "./apply-reconciliation.js";
@@ -41,9 +42,6 @@ export interface ApplyResult {
   deletedGrantIds: string[];
 }
 
-/** How long apply may wait for, and hold, its transaction (SQLite serializes writers). */
-const TRANSACTION_OPTIONS = { isolationLevel: "Serializable", maxWait: 20_000, timeout: 30_000 } as const;
-
 /** Viewers may validate; the checks are apply's own, so the plan is what apply would do. */
 export async function validateChanges(db: Db, actor: Actor, environmentId: string, changes: ToolMiddlewareChanges): Promise<ValidationResult> {
   const access = await environmentAccess(db, actor, environmentId);
@@ -55,13 +53,15 @@ export async function validateChanges(db: Db, actor: Actor, environmentId: strin
 
 /**
  * Owners and deployers apply. Everything is checked before anything is written, and it all runs in
- * one serializable transaction: a conflict, a failing creation or a lost race leaves no trace.
+ * one write transaction holding the owner's and the environment's locks: a conflict, a failing
+ * creation or a lost race leaves no trace.
  */
 export async function applyChanges(db: Database, actor: Actor, environmentId: string, changes: ToolMiddlewareChanges): Promise<ApplyResult> {
   const access = await environmentAccess(db, actor, environmentId);
   requireDeployer(access);
   const { owner, publications } = await checkRequest(db, access, changes);
-  return db.$transaction(async (tx) => {
+  const locks = [writeLock.account(access.environment.ownerAccountId), writeLock.environment(environmentId)];
+  return writeTransaction(db, locks, async (tx) => {
     // The plan is made inside the transaction, on the state the changes commit against.
     const plan = await planPublications(tx, access.environment, publications);
     assertNoConflict(plan);
@@ -79,7 +79,7 @@ export async function applyChanges(db: Database, actor: Actor, environmentId: st
       grants: await changedGrants(tx, access.environment.id, [...published.movedGrantIds, ...created.map((grant) => grant.id)], deletedGrantIds),
       deletedGrantIds,
     };
-  }, TRANSACTION_OPTIONS);
+  });
 }
 
 /** The checks that need nothing but the body and the owner's plan (400, 422). */

@@ -1,6 +1,7 @@
 // Tool releases: publication of a validated definition (used by apply, the demo seed and tests),
 // and the owner's view of them: get, list, de-publish and restore (service.md operations 7-10).
 import type { Db, Prisma } from "../db/client.js";
+import { takeLocks, writeLock, writeTransaction } from "../db/transaction.js";
 import type { Account, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import {
@@ -135,30 +136,34 @@ interface Transition {
   done: string;
 }
 
-async function changeLifecycle(db: Db, actor: Actor, releaseId: string, transition: Transition, selection: ReleaseSelection): Promise<ToolRelease> {
-  const release = await db.toolRelease.findFirst({
-    where: { id: releaseId, ...visibleReleasesWhere(actor) },
-    include: { owner: { select: { id: true, plan: true } } },
+function changeLifecycle(db: Db, actor: Actor, releaseId: string, transition: Transition, selection: ReleaseSelection): Promise<ToolRelease> {
+  return writeTransaction(db, [], async (tx) => {
+    const release = await tx.toolRelease.findFirst({
+      where: { id: releaseId, ...visibleReleasesWhere(actor) },
+      include: { owner: { select: { id: true, plan: true } } },
+    });
+    if (!release) throw releaseNotFound(releaseId);
+    if (release.origin === "protected-system") {
+      throw forbidden(`tool release ${releaseId} is provided by the system; nobody may ${transition.verb} it`);
+    }
+    if (release.lifecycle !== transition.from) throw lifecycleConflict(releaseId, release.lifecycle, transition);
+    // Restoring takes one of the owner's published-release slots: counted under the owner's lock.
+    if (transition.to === "published") {
+      await takeLocks(tx, [writeLock.account(release.ownerAccountId)]);
+      await assertPublishedReleaseCapacity(tx, release.owner, 1);
+    }
+    // The lifecycle condition makes concurrent transitions of one release race in the database:
+    // exactly one update matches, the others see count 0 and answer 409.
+    const { count } = await tx.toolRelease.updateMany({
+      where: { id: releaseId, lifecycle: transition.from },
+      data: { lifecycle: transition.to, stateChangedAt: laterThan(release.stateChangedAt), stateChangedById: actor.id },
+    });
+    if (count === 0) {
+      const current = await tx.toolRelease.findUnique({ where: { id: releaseId }, select: { lifecycle: true } });
+      throw lifecycleConflict(releaseId, current?.lifecycle ?? "changed", transition);
+    }
+    return (await tx.toolRelease.findUniqueOrThrow({ ...selection, where: { id: releaseId } })) as ToolRelease;
   });
-  if (!release) throw releaseNotFound(releaseId);
-  if (release.origin === "protected-system") {
-    throw forbidden(`tool release ${releaseId} is provided by the system; nobody may ${transition.verb} it`);
-  }
-  if (release.lifecycle !== transition.from) throw lifecycleConflict(releaseId, release.lifecycle, transition);
-  // A quota, checked before the update rather than atomically with it: two restores racing for an
-  // account's last free slot may both pass.
-  if (transition.to === "published") await assertPublishedReleaseCapacity(db, release.owner, 1);
-  // The lifecycle condition makes concurrent transitions of one release race in the database:
-  // exactly one update matches, the others see count 0 and answer 409.
-  const { count } = await db.toolRelease.updateMany({
-    where: { id: releaseId, lifecycle: transition.from },
-    data: { lifecycle: transition.to, stateChangedAt: laterThan(release.stateChangedAt), stateChangedById: actor.id },
-  });
-  if (count === 0) {
-    const current = await db.toolRelease.findUnique({ where: { id: releaseId }, select: { lifecycle: true } });
-    throw lifecycleConflict(releaseId, current?.lifecycle ?? "changed", transition);
-  }
-  return (await db.toolRelease.findUniqueOrThrow({ ...selection, where: { id: releaseId } })) as ToolRelease;
 }
 
 function lifecycleConflict(releaseId: string, lifecycle: string, transition: Transition): DomainError {

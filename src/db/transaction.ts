@@ -1,0 +1,83 @@
+// The one way toolgate writes: `writeTransaction` runs a unit of work in a transaction that holds
+// the locks of the accounts whose limits or rows it changes, and re-runs it when the database
+// reports a lost race. Re-running reads the winner's rows, so the caller gets the answer it would
+// have got had the requests arrived one after the other; after the retry budget it gets 409
+// CONCURRENT_UPDATE, never a driver error.
+//
+// PostgreSQL: READ COMMITTED plus transaction-scoped advisory locks (per account, per environment).
+// A lock serializes every write that checks a plan limit of its scope (counts, "is there a row
+// yet") across connections and replicas; READ COMMITTED lets each statement after the lock see what the
+// previous holder committed (a SERIALIZABLE snapshot would predate the wait and fail instead).
+// SQLite: transactions are serializable and, within this process, serialized by the connection's
+// gate (sqlite-isolation.ts); other processes are detected as SQLITE_BUSY and retried.
+import { setTimeout as sleep } from "node:timers/promises";
+import { DomainError } from "../domain/errors.js";
+import { providerOfClient, rememberTransactionClient, type Database, type Db } from "./client.js";
+import { isRetryableConflict } from "./conflicts.js";
+
+/**
+ * What a write locks: the account or environment whose plan limit it checks (published releases
+ * and environments per account; active grants per environment) or whose rows it plans against.
+ */
+export const writeLock = {
+  account: (id: string) => `account:${id}`,
+  environment: (id: string) => `environment:${id}`,
+};
+
+export const RETRY_BUDGET_MS = 5_000;
+const BACKOFF_CAP_MS = 100;
+
+/** How long a transaction may wait for a pooled connection, and run (locks included). */
+const TRANSACTION_TIMING = { maxWait: 10_000, timeout: 30_000 } as const;
+
+export const concurrentUpdate = () =>
+  new DomainError("CONCURRENT_UPDATE", "a concurrent request changed the same data; retry the request");
+
+function isTransactionClient(db: Db): boolean {
+  return !("$transaction" in db);
+}
+
+/**
+ * Runs `work` in a write transaction holding `locks` (see `writeLock`). Inside a caller's transaction
+ * (apply composes grant changes) it takes the locks too (they are re-entrant) and leaves retries to
+ * the caller.
+ */
+export async function writeTransaction<T>(db: Db, locks: readonly string[], work: (tx: Db) => Promise<T>): Promise<T> {
+  if (isTransactionClient(db)) {
+    await takeLocks(db, locks);
+    return work(db);
+  }
+  const database = db as Database;
+  const provider = providerOfClient(database);
+  const started = Date.now();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await database.$transaction(
+        async (tx) => {
+          rememberTransactionClient(database, tx);
+          await takeLocks(tx, locks);
+          return work(tx);
+        },
+        // `Database` is typed as the SQLite client, whose only level is Serializable.
+        { ...TRANSACTION_TIMING, isolationLevel: (provider === "postgresql" ? "ReadCommitted" : "Serializable") as "Serializable" },
+      );
+    } catch (error) {
+      if (!isRetryableConflict(error)) throw error;
+      if (Date.now() - started >= RETRY_BUDGET_MS) throw concurrentUpdate();
+      await sleep(Math.random() * Math.min(BACKOFF_CAP_MS, 2 ** attempt));
+    }
+  }
+}
+
+/**
+ * Takes `locks` until the transaction ends, for work that learns what to lock from a first read
+ * (a grant's environment). Statements after it see everything the previous holder committed.
+ */
+export async function takeLocks(tx: Db, locks: readonly string[]): Promise<void> {
+  // SQLite transactions are serializable already (see above).
+  if (locks.length === 0 || providerOfClient(tx) !== "postgresql") return;
+  // Sorted: two transactions that lock the same keys take them in one order, so never deadlock.
+  for (const key of [...new Set(locks)].sort()) {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`toolgate:${key}`}, 0))`;
+  }
+}
