@@ -1,7 +1,7 @@
 // Accounts and their API tokens: creation (admin only), token issue and revocation, and the
 // bootstrap admin that makes a fresh installation usable.
 import type { Database, Db, Prisma } from "../db/client.js";
-import { writeTransaction } from "../db/transaction.js";
+import { writeTransaction } from "./write-transaction.js";
 import type { Account, ApiToken } from "../db/generated/sqlite/client.js";
 import { requireAdmin, type Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest } from "./errors.js";

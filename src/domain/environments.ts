@@ -1,6 +1,6 @@
 // Environments: creation (plan-limited) and sharing with other accounts as viewer or deployer.
 import type { Database, Db, Prisma } from "../db/client.js";
-import { writeLock, writeTransaction } from "../db/transaction.js";
+import { writeLock, writeTransaction } from "./write-transaction.js";
 import type { Environment, EnvironmentShare } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { accountNotFound } from "./accounts.js";

@@ -3,7 +3,7 @@
 // a manual grant. Lifecycle changes are conditional updates, so of two racing requests exactly one
 // wins and the other gets the answer it would get had it arrived second.
 import type { Db, Prisma } from "../db/client.js";
-import { concurrentUpdate, takeLocks, writeLock, writeTransaction } from "../db/transaction.js";
+import { concurrentUpdate, takeLocks, writeLock, writeTransaction } from "./write-transaction.js";
 import type { Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";

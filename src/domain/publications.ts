@@ -2,7 +2,7 @@
 // and apply"): one body of publications and grant changes, checked identically by both; validate
 // returns the publication plan and changes nothing, apply carries the plan out in one transaction.
 import type { Database, Db } from "../db/client.js";
-import { writeLock, writeTransaction } from "../db/transaction.js";
+import { writeLock, writeTransaction } from "./write-transaction.js";
 import type { Account, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { checkReconciliation, executeCreations, type GrantReconciliation } from "./apply-reconciliation.js";

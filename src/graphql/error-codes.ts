@@ -3,6 +3,8 @@
 // built from those extensions, so both surfaces answer every failure identically.
 import { PothosValidationError } from "@pothos/core";
 import { GraphQLError } from "graphql";
+import { isRetryableConflict } from "../db/conflicts.js";
+import { concurrentUpdate } from "../domain/write-transaction.js";
 import { DomainError, type ErrorCode } from "../domain/errors.js";
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -80,9 +82,6 @@ export function maskError(error: unknown, onUnexpected: (error: unknown) => void
 function translateKnownFailure(error: unknown): DomainError | undefined {
   // Pothos rejects bad connection arguments (a cursor it did not issue, `first` with `before`) this way.
   if (error instanceof PothosValidationError) return new DomainError("REQUEST_INVALID", error.message);
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "P2002" || code === "P2034") {
-    return new DomainError("CONCURRENT_UPDATE", "a concurrent request changed the same data; retry the request");
-  }
+  if (isRetryableConflict(error)) return concurrentUpdate();
   return undefined;
 }

@@ -37,6 +37,7 @@ export async function startCountingService(provider: DatabaseProvider): Promise<
     db,
     logger,
     provider,
+    databaseUrl: scratch.url,
     adminToken,
     demoTokens: undefined,
     stop,

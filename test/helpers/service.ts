@@ -9,6 +9,7 @@ export const POSTGRES_URL = process.env.TOOLGATE_TEST_POSTGRES_URL;
 
 export interface TestService extends Service {
   provider: DatabaseProvider;
+  databaseUrl: string;
   adminToken: string;
   stopAndDrop(): Promise<void>;
 }
@@ -21,6 +22,7 @@ export async function startTestService(provider: DatabaseProvider, configOverrid
   return {
     ...service,
     provider,
+    databaseUrl: scratch.url,
     adminToken,
     stopAndDrop: async () => {
       await service.stop();

@@ -11,9 +11,9 @@
 // SQLite: transactions are serializable and, within this process, serialized by the connection's
 // gate (sqlite-isolation.ts); other processes are detected as SQLITE_BUSY and retried.
 import { setTimeout as sleep } from "node:timers/promises";
-import { DomainError } from "../domain/errors.js";
-import { providerOfClient, rememberTransactionClient, type Database, type Db } from "./client.js";
-import { isRetryableConflict } from "./conflicts.js";
+import { providerOfClient, rememberTransactionClient, type Database, type Db } from "../db/client.js";
+import { isRetryableConflict } from "../db/conflicts.js";
+import { DomainError } from "./errors.js";
 
 /**
  * What a write locks: the account or environment whose plan limit it checks (published releases
