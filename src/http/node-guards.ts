@@ -31,7 +31,9 @@ async function writeError(res: ServerResponse, code: ErrorCode, message: string)
 
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   // A reset or timed-out connection has nobody left to answer.
-  if (error.code === "ECONNRESET" || !socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+  // (node's own rule: answer only while no response has started on this socket)
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }

@@ -8,8 +8,10 @@ import type { Logger } from "pino";
 import { DomainError, invalidRequest } from "../domain/errors.js";
 import { graphqlArmorPlugins } from "../graphql/armor.js";
 import type { Context } from "../graphql/context.js";
+import { ListArgumentLimitRule } from "../graphql/list-limits.js";
 import { HTTP_STATUS_BY_CODE, maskError, requestErrorFor } from "../graphql/error-codes.js";
 import { GRAPHIQL_DEFAULT_QUERY } from "./graphiql.js";
+import { jsonDepthExceeds, tooDeep } from "./json-depth.js";
 
 export interface RequestServerContext {
   requestId: string;
@@ -45,6 +47,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       useMalformedRequestsAsRequestInvalid(),
       useJsonWhateverTheAccept(),
       ...graphqlArmorPlugins({ introspection: options.introspection }),
+      useListArgumentLimit(),
       ...(options.introspection ? [] : [useDisabledIntrospection()]),
       useInvalidDocumentsAsRequestInvalid(),
       useHttpStatusInErrorBodies(),
@@ -105,7 +108,8 @@ const JSON_SEARCH_PARAMS = ["variables", "extensions"] as const;
 /**
  * A content type Yoga cannot parse gets 415 UNSUPPORTED_MEDIA_TYPE with a JSON body (Yoga sends an
  * empty one), and a parse failure Yoga does not expect (malformed JSON in `?variables=` throws a bare
- * SyntaxError, which error masking would call a 500) is 400 REQUEST_INVALID naming the parameter.
+ * SyntaxError, which error masking would call a 500) is 400 REQUEST_INVALID naming the parameter,
+ * as is JSON nested too deep to walk safely (json-depth.ts).
  */
 function useMalformedRequestsAsRequestInvalid(): Plugin {
   return {
@@ -117,12 +121,15 @@ function useMalformedRequestsAsRequestInvalid(): Plugin {
       const problems = request.method === "GET" ? JSON_SEARCH_PARAMS.flatMap((name) => jsonProblem(name, url.searchParams.get(name))) : [];
       if (problems.length > 0) throw invalidRequest(problems);
       setRequestParser(async (parsed) => {
+        let params: Awaited<ReturnType<typeof requestParser>>;
         try {
-          return await requestParser(parsed);
+          params = await requestParser(parsed);
         } catch (error) {
           if (error instanceof GraphQLError) throw error;
           throw invalidRequest([`request: ${error instanceof Error ? error.message : String(error)}`]);
         }
+        if (jsonDepthExceeds(params)) throw invalidRequest([tooDeep("request")]);
+        return params;
       });
     },
   };
@@ -146,6 +153,15 @@ function useJsonWhateverTheAccept(): Plugin {
   return {
     onResultProcess({ resultProcessor, setResultProcessor }) {
       if (!resultProcessor) setResultProcessor(processRegularResult, "application/json");
+    },
+  };
+}
+
+/** Literal lists over GRAPHQL_LIMITS.maxListArgumentItems are validation errors (list-limits.ts). */
+function useListArgumentLimit(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(ListArgumentLimitRule);
     },
   };
 }

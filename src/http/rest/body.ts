@@ -1,13 +1,17 @@
 // Reads a REST request's JSON body within the size cap (body-limit.ts); malformed JSON is REQUEST_INVALID.
 import { invalidRequest } from "../../domain/errors.js";
 import { readBodyText } from "../body-limit.js";
+import { jsonDepthExceeds, tooDeep } from "../json-depth.js";
 
 export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await readBodyText(request);
   if (text.trim() === "") return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch (error) {
     throw invalidRequest([`body: malformed JSON (${(error as Error).message})`]);
   }
+  if (jsonDepthExceeds(body)) throw invalidRequest([tooDeep("body")]);
+  return body;
 }
