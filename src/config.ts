@@ -9,6 +9,9 @@ const booleanFlag = z
   })
   .transform((value) => ["true", "1", "yes", "on"].includes(value));
 
+const requestsPerSecond = z.coerce.number({ error: "must be a number" }).min(0, "must be 0 (off) or more requests per second");
+const burstSize = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1");
+
 const environmentSchema = z.object({
   TOOLGATE_DATABASE_URL: z
     .string()
@@ -21,6 +24,11 @@ const environmentSchema = z.object({
   TOOLGATE_INTROSPECTION: booleanFlag.optional(),
   TOOLGATE_DEMO: booleanFlag.default(false),
   NODE_ENV: z.string().default("development"),
+  TOOLGATE_RATE_LIMIT_PER_TOKEN: requestsPerSecond.default(500),
+  TOOLGATE_RATE_LIMIT_PER_TOKEN_BURST: burstSize.default(1000),
+  TOOLGATE_RATE_LIMIT_ANONYMOUS: requestsPerSecond.default(50),
+  TOOLGATE_RATE_LIMIT_ANONYMOUS_BURST: burstSize.default(200),
+  TOOLGATE_TRUST_PROXY: booleanFlag.default(false),
 });
 
 export interface Config {
@@ -32,6 +40,16 @@ export interface Config {
   introspection: boolean;
   demo: boolean;
   production: boolean;
+  rateLimit: RateLimitConfig;
+}
+
+/** Token buckets per API token and per client address (src/http/rate-limit.ts). */
+export interface RateLimitConfig {
+  perToken: { perSecond: number; burst: number };
+  /** Requests without a valid token, per client address. */
+  anonymous: { perSecond: number; burst: number };
+  /** Take the client address from the last X-Forwarded-For entry (set by the proxy in front). */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -58,6 +76,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     introspection: values.TOOLGATE_INTROSPECTION ?? !production,
     demo: values.TOOLGATE_DEMO,
     production,
+    rateLimit: {
+      perToken: { perSecond: values.TOOLGATE_RATE_LIMIT_PER_TOKEN, burst: values.TOOLGATE_RATE_LIMIT_PER_TOKEN_BURST },
+      anonymous: { perSecond: values.TOOLGATE_RATE_LIMIT_ANONYMOUS, burst: values.TOOLGATE_RATE_LIMIT_ANONYMOUS_BURST },
+      trustProxy: values.TOOLGATE_TRUST_PROXY,
+    },
     ...overrides,
   };
 }

@@ -44,6 +44,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     routes: REST_ROUTES,
     logger,
     introspection: config.introspection,
+    rateLimit: config.rateLimit,
     graphiqlToken: config.demo ? (seeded.demoTokens?.owner ?? adminToken) : undefined,
     isReady: () => ready,
   });

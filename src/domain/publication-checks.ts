@@ -1,7 +1,6 @@
 // Checks of the publications in a validate/apply body that need no database: unique names, names
 // matching their definitions, valid definitions, sources, and the plan's definition size limit.
 import {
-  canonicalJson,
   metadataDigest,
   validateDefinition,
   type ComponentSource,
@@ -36,16 +35,15 @@ export interface CheckedPublication {
 const publicationPath = (index: number) => `publications[${index}]`;
 
 /**
- * Runs every request-level check, in the order of semantics.md "Validate and apply": duplicate
- * names, name mismatches, invalid definitions and sources (400, every issue listed), then the
- * definition size limit of the owner's plan (422).
+ * Runs every request-level check: duplicate names, name mismatches, the definition size limit of
+ * the owner's plan (422), then invalid definitions and sources (400, every issue listed). The size
+ * comes before the structural rules so an oversized definition is never walked by them.
  */
 export function checkPublications(publications: readonly PublicationRequest[], ownerPlan: string): CheckedPublication[] {
   assertUniqueNames(publications);
   assertNamesMatch(publications);
-  const checked = validatedPublications(publications);
-  assertDefinitionSizes(checked, ownerPlan);
-  return checked;
+  assertDefinitionSizes(publications, ownerPlan);
+  return validatedPublications(publications);
 }
 
 function assertUniqueNames(publications: readonly PublicationRequest[]): void {
@@ -108,14 +106,20 @@ function sourceIssues(source: SourceRequest, path: string): string[] {
   return issues;
 }
 
-function assertDefinitionSizes(publications: readonly CheckedPublication[], ownerPlan: string): void {
+/**
+ * Definitions are strict (no unknown members, no defaults), so a valid definition's canonical JSON
+ * is that of the request's JSON: measuring it first gives the same answer as measuring after validation.
+ */
+function assertDefinitionSizes(publications: readonly PublicationRequest[], ownerPlan: string): void {
   const limit = limitsOf(ownerPlan).definitionBytes;
-  for (const publication of publications) {
-    const bytes = Buffer.byteLength(canonicalJson(publication.definition), "utf8");
+  publications.forEach((publication, index) => {
+    // JSON.stringify measures without recursion limits (canonicalJson recurses); key order does not change the size.
+    const json = JSON.stringify(publication.definition ?? null) ?? "null";
+    const bytes = Buffer.byteLength(json, "utf8");
     if (bytes > limit) {
-      throw limitExceeded(`${publication.path}.definition is ${bytes} bytes as canonical JSON; plan ${ownerPlan} allows ${limit}`);
+      throw limitExceeded(`${publicationPath(index)}.definition is ${bytes} bytes as canonical JSON; plan ${ownerPlan} allows ${limit}`);
     }
-  }
+  });
 }
 
 /** Apply publishes only what names its source (semantics.md: "each publication may carry source"). */

@@ -27,6 +27,8 @@ export const GRAPHQL_LIMITS = {
    * three levels of default (50) pages ~28,000; pages of hundreds nested in pages of hundreds do not fit.
    */
   maxExecutionCost: 50000,
+  /** Items of a list argument (`nodes(ids:)`), literal or passed as a variable. */
+  maxListArgumentItems: 100,
 } as const;
 
 /**

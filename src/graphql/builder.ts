@@ -10,6 +10,7 @@ import type PrismaTypes from "../db/generated/pothos-types.js";
 import { COMPLEXITY_OPTIONS } from "./complexity.js";
 import type { Context } from "./context.js";
 import FieldGuardsPlugin from "./field-guards.js";
+import { assertListArgumentWithinLimit } from "./list-limits.js";
 import { visibleGlobalIds } from "./node-visibility.js";
 
 export const builder = new SchemaBuilder<{
@@ -51,8 +52,10 @@ export const builder = new SchemaBuilder<{
     nodesQueryOptions: {
       description: "Fetch objects by their Relay global ids; null entries for the ones you may not see.",
       args: { ids: { description: "Relay global ids (`nodeId`)." } },
-      resolve: async (_root, args, context, info): Promise<unknown[]> =>
-        resolveNodes(builder, context, info, await visibleGlobalIds(context, args.ids)),
+      resolve: async (_root, args, context, info): Promise<unknown[]> => {
+        assertListArgumentWithinLimit("nodes", "ids", args.ids);
+        return resolveNodes(builder, context, info, await visibleGlobalIds(context, args.ids));
+      },
     },
     cursorFieldOptions: { description: "Opaque cursor of this edge; pass it as `after` or `before`." },
     nodeFieldOptions: { description: "The object at this edge." },

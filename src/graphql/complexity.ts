@@ -8,14 +8,28 @@ import { GRAPHQL_LIMITS } from "./armor.js";
 /** Page size Pothos uses when a connection gets neither `first` nor `last`. */
 export const DEFAULT_PAGE_SIZE = 50;
 
+/**
+ * Lists read from the database without paging, weighed as the items they may hold: a page of the
+ * largest size (500), which is also the team plan's limit of active grants per environment. An
+ * account's toolReleaseList may be longer (5,000 published releases on the team plan, plus the
+ * superseded ones); it weighs 500 too, so the REST list of releases (service.md operation 7), which
+ * must return the whole list, fits the budget (~10,000 of 50,000).
+ */
+export const UNPAGED_LIST_WEIGHTS: Readonly<Record<string, number>> = {
+  activeGrants: 500,
+  toolReleaseList: 500,
+};
+
 export function fieldCost<Context>(args: Record<string, unknown>, _ctx: Context, field: GraphQLField<unknown, Context>): FieldComplexityValue {
   if (field.args.some((arg) => arg.name === "first")) {
     const pageSize = typeof args.first === "number" ? args.first : typeof args.last === "number" ? args.last : DEFAULT_PAGE_SIZE;
     return { field: 1, multiplier: Math.max(0, pageSize) };
   }
   if (Array.isArray(args.ids)) return { field: 1, multiplier: args.ids.length };
-  // Everything else counts once: a connection's edges and nodes are its page, already counted, and
-  // unpaged lists are bounded by plan limits and weighed by the validation-time estimate.
+  const listWeight = UNPAGED_LIST_WEIGHTS[field.name];
+  if (listWeight !== undefined) return { field: 1, multiplier: listWeight };
+  // Everything else counts once: a connection's edges and nodes are its page, already counted; the
+  // other lists are bounded by the request (mutation results) or by the definition's size limit.
   return { field: 1, multiplier: 1 };
 }
 

@@ -1,12 +1,17 @@
 // The fetch handler: request ids and access logs around an itty-router table that sends /graphql
-// to Yoga and /v1/* to the REST routes.
+// to Yoga and /v1/* to the REST routes, each request authenticated and rate limited once up front.
 import { randomUUID } from "node:crypto";
 import { Router, type IRequest } from "itty-router";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
+import type { RateLimitConfig } from "../config.js";
 import type { Database } from "../db/client.js";
-import { createContext } from "../graphql/context.js";
-import { errorResponseFor } from "./errors.js";
+import { DomainError } from "../domain/errors.js";
+import { createContext, type Context } from "../graphql/context.js";
+import { graphQLErrorFor } from "../graphql/error-codes.js";
+import { withBoundedBody } from "./body-limit.js";
+import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
+import { createRateLimiter } from "./rate-limit.js";
 import { runInRequestScope } from "./request-scope.js";
 import { prepareRoutes, runRoute } from "./rest/executor.js";
 import type { RestRoute } from "./rest/route.js";
@@ -18,23 +23,61 @@ export interface AppOptions {
   routes: readonly RestRoute[];
   logger: Logger;
   introspection: boolean;
+  /** Off when omitted. */
+  rateLimit?: RateLimitConfig | undefined;
   graphiqlToken?: string | undefined;
   /** Answers /readyz; false while shutting down. */
   isReady(): boolean;
 }
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+/** On node:http, @whatwg-node/server passes the node request beside the fetch Request, in `req`. */
+export type FetchHandler = (request: Request, serverContext?: object) => Promise<Response>;
+
+const socketAddressOf = (serverContext: object | undefined): string | undefined =>
+  (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress;
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+const GRAPHQL_METHODS = ["GET", "POST"] as const;
+const GRAPHQL_PATH = /^\/graphql\/?$/;
+
+const OFF: RateLimitConfig = { perToken: { perSecond: 0, burst: 1 }, anonymous: { perSecond: 0, burst: 1 }, trustProxy: false };
 
 export function createApp(options: AppOptions): FetchHandler {
   const { db, schema, logger } = options;
   const yoga = createGraphQLHandler({ schema, logger, introspection: options.introspection, graphiqlToken: options.graphiqlToken });
-  const contextFor = (requestId: string) => (request: Request) => createContext({ db, logger }, request, requestId);
   const prepared = prepareRoutes(schema, options.routes);
+  const limiter = createRateLimiter(options.rateLimit ?? OFF);
 
-  const router = Router<IRequest, [requestId: string]>();
+  /**
+   * Authenticates once, charges the rate limit, then hands the request and its context to `handle`.
+   * `refuse` renders a refusal in the surface's error shape.
+   */
+  const api =
+    (handle: (request: Request, context: Context) => Promise<Response>, refuse: typeof errorResponse) =>
+    async (request: IRequest, requestId: string, socketAddress: string | undefined): Promise<Response> => {
+      try {
+        const context = await createContext({ db, logger }, request as unknown as Request, requestId);
+        const verdict = limiter.take(context.authentication, request as unknown as Request, socketAddress);
+        if (!verdict.allowed) {
+          const wait = String(verdict.retryAfterSeconds);
+          return refuse(graphQLErrorFor(new DomainError("RATE_LIMITED", `too many requests; retry after ${wait} s`)), { "retry-after": wait });
+        }
+        return await handle(request as unknown as Request, context);
+      } catch (error) {
+        if (error instanceof DomainError) return refuse(graphQLErrorFor(error));
+        throw error;
+      }
+    };
+  const graphql = api(
+    async (request, context) => yoga.fetch(await withBoundedBody(request), { requestId: context.requestId, createContext: async () => context }),
+    graphqlErrorResponse,
+  );
+
+  const router = Router<IRequest, [requestId: string, socketAddress: string | undefined]>();
+  // Health checks are neither authenticated nor rate limited: orchestrators poll them.
   router.get("/healthz", () => Response.json({ status: "ok" }));
+  router.head("/healthz", () => new Response(null, { status: 200 }));
   router.get("/readyz", async () => {
     if (!options.isReady()) return Response.json({ status: "shutting-down" }, { status: 503 });
     try {
@@ -44,33 +87,39 @@ export function createApp(options: AppOptions): FetchHandler {
       return Response.json({ status: "database-unavailable" }, { status: 503 });
     }
   });
-  router.all("/graphql", (request, requestId) => yoga.fetch(request as unknown as Request, { requestId, createContext: contextFor(requestId) }));
+  for (const method of GRAPHQL_METHODS) router[method.toLowerCase() as "get" | "post"]("/graphql", graphql);
+  router.options("/graphql", graphql); // CORS preflight
   for (const route of prepared) {
-    router[route.route.method.toLowerCase() as "get" | "post" | "delete"](route.route.path, async (request, requestId) =>
-      runRoute(schema, route, request, await contextFor(requestId)(request as unknown as Request)),
+    router[route.route.method.toLowerCase() as "get" | "post" | "delete"](
+      route.route.path,
+      api((request, context) => runRoute(schema, route, request as unknown as IRequest, context), errorResponse),
     );
   }
   const allowedMethods = methodsByPath(options.routes);
   router.all("*", (request) => {
-    const allowed = allowedMethods(new URL(request.url).pathname);
+    const path = new URL(request.url).pathname;
+    const allowed = allowedMethods(path);
     if (allowed.length > 0) {
-      return errorResponseFor("METHOD_NOT_ALLOWED", `method ${request.method} not allowed; use ${allowed.join(", ")}`, { allow: allowed.join(", ") });
+      const refusal = graphQLErrorFor(new DomainError("METHOD_NOT_ALLOWED", `method ${request.method} not allowed; use ${allowed.join(", ")}`));
+      return (GRAPHQL_PATH.test(path) ? graphqlErrorResponse : errorResponse)(refusal, { allow: allowed.join(", ") });
     }
     return errorResponseFor("NOT_FOUND", `no route for ${request.method} ${new URL(request.url).pathname}`);
   });
 
-  return async (request) => {
+  return async (request, serverContext) => {
     const started = performance.now();
     const incoming = request.headers.get("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     let response: Response;
     try {
-      response = (await runInRequestScope(requestId, () => router.fetch(request, requestId))) as Response;
+      response = (await runInRequestScope(requestId, () => router.fetch(request, requestId, socketAddressOf(serverContext)))) as Response;
     } catch (error) {
       logger.error({ err: error, requestId }, "unhandled error");
       response = errorResponseFor("INTERNAL_UNKNOWN", "internal server error");
     }
     response = withHeader(response, "x-request-id", requestId);
+    // The refused body may still be arriving; a fresh connection is cheaper than draining it.
+    if (response.status === 413) response = withHeader(response, "connection", "close");
     const url = new URL(request.url);
     logger.info(
       { requestId, method: request.method, path: url.pathname, status: response.status, durationMs: Math.round((performance.now() - started) * 100) / 100 },
@@ -94,9 +143,12 @@ function withHeader(response: Response, name: string, value: string): Response {
 
 /** For 405: which methods the route table offers for a path. */
 function methodsByPath(routes: readonly RestRoute[]): (path: string) => string[] {
-  const patterns = routes.map((route) => ({
-    method: route.method,
-    regex: new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, "[^/]+")}/?$`),
-  }));
+  const patterns = [
+    ...GRAPHQL_METHODS.map((method) => ({ method, regex: GRAPHQL_PATH })),
+    ...routes.map((route) => ({
+      method: route.method,
+      regex: new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, "[^/]+")}/?$`),
+    })),
+  ];
   return (path) => [...new Set(patterns.filter((pattern) => pattern.regex.test(path)).map((pattern) => pattern.method))];
 }

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { FetchHandler } from "./app.js";
+import { guardNodeServer } from "./node-guards.js";
 
 export interface RunningServer {
   server: Server;
@@ -16,6 +17,7 @@ export interface RunningServer {
 export async function listen(handler: FetchHandler, port: number, host: string): Promise<RunningServer> {
   const adapter = createServerAdapter(handler, { fetchAPI: { Request, Response } });
   const server = createServer(adapter);
+  guardNodeServer(server);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -1,14 +1,17 @@
 // GraphQL over HTTP at /graphql: Yoga with the shared context, error masking, GraphiQL and the
-// endpoint's hardening (query limits, introspection switch, CSRF prevention, no batching).
+// endpoint's hardening (query limits, introspection switch, CSRF prevention, no batching, every
+// refusal in the spec's JSON error shape). The body size cap is applied before Yoga, in app.ts.
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, processRegularResult, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
-import { invalidRequest } from "../domain/errors.js";
+import { DomainError, invalidRequest } from "../domain/errors.js";
 import { graphqlArmorPlugins } from "../graphql/armor.js";
 import type { Context } from "../graphql/context.js";
+import { ListArgumentLimitRule } from "../graphql/list-limits.js";
 import { HTTP_STATUS_BY_CODE, maskError, requestErrorFor } from "../graphql/error-codes.js";
 import { GRAPHIQL_DEFAULT_QUERY } from "./graphiql.js";
+import { jsonDepthExceeds, tooDeep } from "./json-depth.js";
 
 export interface RequestServerContext {
   requestId: string;
@@ -33,13 +36,18 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
     batching: false,
     // Nothing in the schema takes a file.
     multipart: false,
+    // app.ts has already read the body within REQUEST_BODY_LIMIT_BYTES (413 over it).
+    maxRequestBodySize: false,
     context: ({ request, createContext }) => createContext(request),
     maskedErrors: {
       maskError: (error) => maskError(error, (original) => options.logger.error({ err: original }, "unexpected GraphQL error")),
     },
     plugins: [
       useCsrfPrevention(),
+      useMalformedRequestsAsRequestInvalid(),
+      useJsonWhateverTheAccept(),
       ...graphqlArmorPlugins({ introspection: options.introspection }),
+      useListArgumentLimit(),
       ...(options.introspection ? [] : [useDisabledIntrospection()]),
       useInvalidDocumentsAsRequestInvalid(),
       useHttpStatusInErrorBodies(),
@@ -90,6 +98,70 @@ function useCsrfPrevention(): Plugin {
       throw invalidRequest([
         `GraphQL requests must be POSTed with content-type application/json, or carry an ${CSRF_HEADERS[0]} header (cross-site request forgery protection)`,
       ]);
+    },
+  };
+}
+
+/** The query-string parameters GraphQL over GET carries as JSON. */
+const JSON_SEARCH_PARAMS = ["variables", "extensions"] as const;
+
+/**
+ * A content type Yoga cannot parse gets 415 UNSUPPORTED_MEDIA_TYPE with a JSON body (Yoga sends an
+ * empty one), and a parse failure Yoga does not expect (malformed JSON in `?variables=` throws a bare
+ * SyntaxError, which error masking would call a 500) is 400 REQUEST_INVALID naming the parameter,
+ * as is JSON nested too deep to walk safely (json-depth.ts).
+ */
+function useMalformedRequestsAsRequestInvalid(): Plugin {
+  return {
+    onRequestParse({ request, url, requestParser, setRequestParser }) {
+      if (!requestParser) {
+        const contentType = request.headers.get("content-type") ?? "none";
+        throw new DomainError("UNSUPPORTED_MEDIA_TYPE", `content-type ${contentType} is not supported; send application/json`);
+      }
+      const problems = request.method === "GET" ? JSON_SEARCH_PARAMS.flatMap((name) => jsonProblem(name, url.searchParams.get(name))) : [];
+      if (problems.length > 0) throw invalidRequest(problems);
+      setRequestParser(async (parsed) => {
+        let params: Awaited<ReturnType<typeof requestParser>>;
+        try {
+          params = await requestParser(parsed);
+        } catch (error) {
+          if (error instanceof GraphQLError) throw error;
+          throw invalidRequest([`request: ${error instanceof Error ? error.message : String(error)}`]);
+        }
+        if (jsonDepthExceeds(params)) throw invalidRequest([tooDeep("request")]);
+        return params;
+      });
+    },
+  };
+}
+
+function jsonProblem(name: string, value: string | null): string[] {
+  if (value === null || value === "") return [];
+  try {
+    JSON.parse(value);
+    return [];
+  } catch (error) {
+    return [`query.${name}: malformed JSON (${(error as Error).message})`];
+  }
+}
+
+/**
+ * Yoga answers 406 with an empty body when the Accept header names nothing it produces; toolgate
+ * answers JSON instead, as it does for every error, whatever Accept says.
+ */
+function useJsonWhateverTheAccept(): Plugin {
+  return {
+    onResultProcess({ resultProcessor, setResultProcessor }) {
+      if (!resultProcessor) setResultProcessor(processRegularResult, "application/json");
+    },
+  };
+}
+
+/** Literal lists over GRAPHQL_LIMITS.maxListArgumentItems are validation errors (list-limits.ts). */
+function useListArgumentLimit(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(ListArgumentLimitRule);
     },
   };
 }

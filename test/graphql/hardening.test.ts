@@ -12,10 +12,15 @@ import { describeEachDatabase, startTestService, type TestService } from "../hel
 
 const { maxDepth, maxAliases, maxTokens, maxDirectives, maxCost, maxExecutionCost } = GRAPHQL_LIMITS;
 
-/** `{ me { toolReleaseList { owner { … id } } } }` with its leaf `depth` fields deep, and `leaves` copies of it. */
+/**
+ * `{ me { toolReleases(first: 1) { nodes { owner { … id } } } } }` with its leaf `depth` fields deep
+ * (10 or 11), and `leaves` copies of it. Pages of one keep the execution cost small, so only the
+ * validation-time limits decide (an unpaged list such as toolReleaseList weighs 500 per level there).
+ */
 function nestedQuery(depth: number, leaves = 1): string {
+  const cycle = ["toolReleases(first: 1)", "nodes", "owner"];
   let selection = Array(leaves).fill("id").join(" ");
-  for (let level = depth - 1; level >= 2; level--) selection = `${level % 2 === 0 ? "toolReleaseList" : "owner"} { ${selection} }`;
+  for (let level = depth - 1; level >= 2; level--) selection = `${cycle[(level - 2) % 3]} { ${selection} }`;
   return `{ me { ${selection} } }`;
 }
 

@@ -1,36 +1,17 @@
-// Reads a request's JSON body within the size cap; malformed JSON is REQUEST_INVALID.
-import { DomainError, invalidRequest } from "../../domain/errors.js";
-import { REQUEST_BODY_LIMIT_BYTES } from "../../domain/plans.js";
-
-export const payloadTooLarge = () =>
-  new DomainError("PAYLOAD_TOO_LARGE", `request body exceeds ${REQUEST_BODY_LIMIT_BYTES / (1024 * 1024)} MiB`);
-
-export async function readBodyText(request: Request, limit = REQUEST_BODY_LIMIT_BYTES): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw payloadTooLarge();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw payloadTooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
+// Reads a REST request's JSON body within the size cap (body-limit.ts); malformed JSON is REQUEST_INVALID.
+import { invalidRequest } from "../../domain/errors.js";
+import { readBodyText } from "../body-limit.js";
+import { jsonDepthExceeds, tooDeep } from "../json-depth.js";
 
 export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await readBodyText(request);
   if (text.trim() === "") return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch (error) {
     throw invalidRequest([`body: malformed JSON (${(error as Error).message})`]);
   }
+  if (jsonDepthExceeds(body)) throw invalidRequest([tooDeep("body")]);
+  return body;
 }
