@@ -6,13 +6,14 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import type { DatabaseProvider } from "./prisma-schemas.js";
+import { redactDatabaseUrl } from "./redact.js";
 
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 export function providerOf(databaseUrl: string): DatabaseProvider {
   if (databaseUrl.startsWith("file:")) return "sqlite";
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) return "postgresql";
-  throw new Error(`unsupported database URL (expected file: or postgres://): ${databaseUrl}`);
+  throw new Error(`unsupported database URL (expected file: or postgres://): ${redactDatabaseUrl(databaseUrl)}`);
 }
 
 /** `file:./data/toolgate.db` → absolute path; the parent folder is created so a fresh clone just works. */
