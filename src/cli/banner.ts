@@ -15,6 +15,9 @@ export function printBanner(service: Service, config: Config): void {
   if (service.adminToken && !config.adminToken) {
     lines.push("", "A bootstrap admin was created. Its token is shown only now; store it:", `  Authorization: Bearer ${service.adminToken}`);
   }
+  if (config.demo && !service.demoTokens) {
+    lines.push("", "Demo mode: the database already has accounts other than the demo's; no demo data was loaded and GraphiQL is not pre-filled.");
+  }
   if (service.demoTokens) {
     lines.push(
       "",
