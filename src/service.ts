@@ -45,7 +45,8 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     logger,
     introspection: config.introspection,
     rateLimit: config.rateLimit,
-    graphiqlToken: config.demo ? (seeded.demoTokens?.owner ?? adminToken) : undefined,
+    // A public page may hold a demo account's token, never the admin's: without demo accounts, no token.
+    graphiqlToken: config.demo ? seeded.demoTokens?.owner : undefined,
     isReady: () => ready,
   });
   const server = await listen(app, config.port, config.host);

@@ -6,10 +6,11 @@ import { migrateDatabase } from "../db/migrations.js";
 import { createAccount, issueToken, revokeToken } from "../domain/accounts.js";
 import { DomainError } from "../domain/errors.js";
 import { createEnvironment, shareEnvironment } from "../domain/environments.js";
-import type { Plan } from "../domain/plans.js";
 import { seedDemo } from "../demo/seed.js";
 import { startService } from "../service.js";
 import { printBanner } from "./banner.js";
+import { accountOptions, environmentOptions, InvalidOptionsError, revokeOptions, shareOptions, tokenOptions } from "./options.js";
+import { tokenView } from "./views.js";
 
 const USAGE = `usage: toolgate <command> [options]
 
@@ -54,12 +55,6 @@ function configFrom(options: Options): Config {
   if (options["log-level"] !== undefined) env.LOG_LEVEL = options["log-level"];
   if (options.demo) env.TOOLGATE_DEMO = "true";
   return loadConfig(env);
-}
-
-function required(options: Options, name: keyof Options): string {
-  const value = options[name];
-  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
-  return value;
 }
 
 class UsageError extends Error {}
@@ -116,43 +111,42 @@ async function run(argv: string[]): Promise<void> {
       if (!options.demo) throw new UsageError("seed needs --demo (the only data set)");
       return print(await withDatabase(config, seedDemo));
     }
-    case "account create":
-      return print(
-        await withDatabase(config, (db) =>
-          createAccount(db, "system", { name: required(options, "name"), email: required(options, "email"), plan: (options.plan ?? "free") as Plan, admin: options.admin ?? false }),
-        ),
-      );
-    case "environment create":
-      return print(
-        await withDatabase(config, (db) =>
-          createEnvironment(db, "system", { accountId: required(options, "account"), name: required(options, "name"), versionCheck: options["version-check"] ?? false }),
-        ),
-      );
+    // Options are checked before the database is opened or migrated.
+    case "account create": {
+      const input = accountOptions(options);
+      return print(await withDatabase(config, (db) => createAccount(db, "system", input)));
+    }
+    case "environment create": {
+      const input = environmentOptions(options);
+      return print(await withDatabase(config, (db) => createEnvironment(db, "system", input)));
+    }
     case "environment share": {
-      const role = required(options, "role");
-      if (role !== "viewer" && role !== "deployer") throw new UsageError("--role must be viewer or deployer");
-      return print(
-        await withDatabase(config, (db) => shareEnvironment(db, "system", { environmentId: required(options, "environment"), accountId: required(options, "account"), role })),
-      );
+      const input = shareOptions(options);
+      return print(await withDatabase(config, (db) => shareEnvironment(db, "system", input)));
     }
     case "token create": {
-      const expiresAt = options["expires-at"] ? new Date(options["expires-at"]) : undefined;
-      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError("--expires-at must be an ISO 8601 date-time");
+      const input = tokenOptions(options);
       return print(
         await withDatabase(config, async (db) => {
-          const { token, secret } = await issueToken(db, "system", { accountId: required(options, "account"), name: required(options, "name"), expiresAt });
-          return { id: token.id, accountId: token.accountId, name: token.name, expiresAt: token.expiresAt, secret };
+          const { token, secret } = await issueToken(db, "system", input);
+          return { ...tokenView(token), secret };
         }),
       );
     }
-    case "token revoke":
-      return print(await withDatabase(config, async (db) => revokeToken(db, "system", required(options, "id"))));
+    case "token revoke": {
+      const { id } = revokeOptions(options);
+      return print(tokenView(await withDatabase(config, (db) => revokeToken(db, "system", id))));
+    }
     default:
       throw new UsageError(`unknown command: ${positionals.join(" ")}`);
   }
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof InvalidOptionsError) {
+    console.error(error.problems.join("\n"));
+    process.exit(2);
+  }
   if (error instanceof ConfigError || error instanceof UsageError) {
     console.error(error.message);
     if (error instanceof UsageError) console.error(`\n${USAGE}`);

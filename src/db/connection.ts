@@ -6,6 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import type { DatabaseProvider } from "./prisma-schemas.js";
+import { redactDatabaseUrl } from "./redact.js";
 
 /**
  * better-sqlite3 waits for a lock synchronously, freezing the event loop; so it waits briefly and
@@ -16,7 +17,7 @@ export const SQLITE_BUSY_TIMEOUT_MS = 20;
 export function providerOf(databaseUrl: string): DatabaseProvider {
   if (databaseUrl.startsWith("file:")) return "sqlite";
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) return "postgresql";
-  throw new Error(`unsupported database URL (expected file: or postgres://): ${databaseUrl}`);
+  throw new Error(`unsupported database URL (expected file: or postgres://): ${redactDatabaseUrl(databaseUrl)}`);
 }
 
 /** `file:./data/toolgate.db` → absolute path; the parent folder is created so a fresh clone just works. */

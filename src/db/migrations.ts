@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
 import { createAdapterFactory, createMigrationAdapter, providerOf } from "./connection.js";
+import { redactDatabaseUrl } from "./redact.js";
 import { migrationsRoot, projectRoot, schemaFor, type DatabaseProvider } from "./prisma-schemas.js";
 import { NO_FILTERS, openSchemaEngine } from "./schema-engine.js";
 
@@ -71,7 +72,7 @@ export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
       // The engine locks SQLite files exclusively; adapter-better-sqlite3 reports SQLITE_BUSY as an
       // error kind the WASM engine does not know, hence this message match.
       if (/SocketTimeout/.test(error.message)) {
-        throw new Error(`cannot migrate ${databaseUrl}: another process (a running toolgate?) has the database open; stop it and retry`);
+        throw new Error(`cannot migrate ${redactDatabaseUrl(databaseUrl)}: another process (a running toolgate?) has the database open; stop it and retry`);
       }
       throw error;
     });

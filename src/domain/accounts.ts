@@ -5,6 +5,7 @@ import { writeTransaction } from "./write-transaction.js";
 import type { Account, ApiToken } from "../db/generated/sqlite/client.js";
 import { requireAdmin, type Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest } from "./errors.js";
+import { accountInput, inputProblems } from "./inputs.js";
 import { canSeeAccount } from "./permissions.js";
 import type { Plan } from "./plans.js";
 import { generateSecret, hashSecret } from "./tokens.js";
@@ -24,15 +25,11 @@ export interface IssuedToken {
 
 export const BOOTSTRAP_ADMIN_EMAIL = "admin@toolgate.local";
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
 export const accountNotFound = (id: string) => new DomainError("ACCOUNT_NOT_FOUND", `account ${id} not found`);
 
 export async function createAccount(db: Database, actor: Actor | "system", input: NewAccount): Promise<Account> {
   if (actor !== "system") requireAdmin(actor, "create accounts");
-  const problems: string[] = [];
-  if (input.name.trim() === "") problems.push("input.name: must not be empty");
-  if (!EMAIL.test(input.email)) problems.push(`input.email: "${input.email}" is not an e-mail address`);
+  const problems = inputProblems(accountInput, input, (field) => `input.${field}`);
   if (problems.length > 0) throw invalidRequest(problems);
   const email = input.email.toLowerCase();
   // A unique violation means another request took the e-mail: the retry answers ACCOUNT_CONFLICT.

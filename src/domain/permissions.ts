@@ -18,7 +18,9 @@ export const environmentNotFound = (id: string) => new DomainError("ENVIRONMENT_
 export function roleIn(actor: Actor, environment: Environment & { shares?: { accountId: string; role: string }[] }): EnvironmentRole | undefined {
   if (actor.admin || environment.ownerAccountId === actor.id) return "owner";
   const share = environment.shares?.find((candidate) => candidate.accountId === actor.id);
-  return share ? (share.role as EnvironmentRole) : undefined;
+  if (!share) return undefined;
+  // Fail closed: a role the database should never hold grants no more than viewing.
+  return share.role === "deployer" ? "deployer" : "viewer";
 }
 
 /** Loads an environment the actor can see, or throws ENVIRONMENT_NOT_FOUND. */

@@ -18,6 +18,11 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
 
 export const REQUEST_BODY_LIMIT_BYTES = 8 * 1024 * KIB;
 
+/** The plan whose limits apply to a stored value; one the database should never hold counts as free. */
+export function effectivePlan(plan: string): Plan {
+  return Object.hasOwn(PLAN_LIMITS, plan) ? (plan as Plan) : "free";
+}
+
 export function limitsOf(plan: string): PlanLimits {
-  return PLAN_LIMITS[plan as Plan] ?? PLAN_LIMITS.free;
+  return PLAN_LIMITS[effectivePlan(plan)];
 }

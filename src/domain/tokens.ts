@@ -13,7 +13,8 @@ export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
-const BEARER = /^Bearer ([\x21-\x7e]+)$/;
+// RFC 7235: the scheme is case-insensitive and separated from the credentials by one or more spaces.
+const BEARER = /^Bearer +([\x21-\x7e]+)$/i;
 
 export async function authenticate(db: Database, authorization: string | null, now = new Date()): Promise<Authentication> {
   if (authorization === null || authorization === "") return { kind: "anonymous" };

@@ -41,9 +41,16 @@ describe("toolgate CLI", () => {
   });
 
   it("reports domain errors as JSON with a non-zero exit", async () => {
-    const result = await toolgate("account", "create", "--name", " ", "--email", "not-an-email");
+    await toolgate("account", "create", "--name", "Dave", "--email", "dave@example.test");
+    const result = await toolgate("account", "create", "--name", "Dave again", "--email", "dave@example.test");
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stderr)).toEqual({ code: "REQUEST_INVALID", errors: ["input.name: must not be empty", 'input.email: "not-an-email" is not an e-mail address'] });
+    expect(JSON.parse(result.stderr)).toEqual({ code: "ACCOUNT_CONFLICT", errors: ["an account with e-mail dave@example.test already exists"] });
+  });
+
+  it("reports bad option values one per line with exit code 2 (test/reliability/cli-validation.test.ts has the rest)", async () => {
+    const result = await toolgate("account", "create", "--name", " ", "--email", "not-an-email");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('--name: must not be empty\n--email: "not-an-email" is not an e-mail address\n');
   });
 
   it("rejects bad configuration with a clear message and exit code 2", async () => {

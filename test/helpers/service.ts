@@ -3,7 +3,7 @@ import { describe } from "vitest";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
 import { createScratchDatabase } from "../../src/db/scratch-database.js";
-import { startService, type Service } from "../../src/service.js";
+import { startService, type Service, type ServiceHooks } from "../../src/service.js";
 
 export const POSTGRES_URL = process.env.TOOLGATE_TEST_POSTGRES_URL;
 
@@ -14,16 +14,17 @@ export interface TestService extends Service {
   stopAndDrop(): Promise<void>;
 }
 
-export async function startTestService(provider: DatabaseProvider, configOverrides: Partial<Config> = {}): Promise<TestService> {
+export async function startTestService(provider: DatabaseProvider, configOverrides: Partial<Config> = {}, hooks: ServiceHooks = {}): Promise<TestService> {
   const scratch = await createScratchDatabase(provider, POSTGRES_URL);
   const adminToken = `tg_test_admin_${Math.random().toString(36).slice(2)}_${"x".repeat(24)}`;
   const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, host: "127.0.0.1", logLevel: "silent", adminToken, ...configOverrides });
-  const service = await startService(config);
+  const service = await startService(config, hooks);
   return {
     ...service,
     provider,
     databaseUrl: scratch.url,
-    adminToken,
+    // The generated one when a test overrides adminToken with undefined.
+    adminToken: service.adminToken ?? adminToken,
     stopAndDrop: async () => {
       await service.stop();
       await scratch.drop();

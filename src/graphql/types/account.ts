@@ -5,6 +5,7 @@ import type { Account } from "../../db/generated/sqlite/client.js";
 import { accountNotFound } from "../../domain/accounts.js";
 import type { Actor } from "../../domain/actor.js";
 import { canSeeAccount } from "../../domain/permissions.js";
+import { effectivePlan } from "../../domain/plans.js";
 import { visibleReleasesWhere, type ReleaseLifecycle as ReleaseLifecycleValue } from "../../domain/releases.js";
 import { builder } from "../builder.js";
 import type { Context } from "../context.js";
@@ -49,7 +50,7 @@ export const AccountType = builder.prismaNode("Account", {
     id: t.expose("id", { type: "UUID", description: "The account's UUID." }),
     name: t.exposeString("name", { description: "Display name." }),
     email: t.exposeString("email", { description: "Unique e-mail address; names the account in ByCoordinates selectors." }),
-    plan: t.field({ type: AccountPlan, description: "Plan that sets the account's limits.", resolve: (account) => account.plan as never }),
+    plan: t.field({ type: AccountPlan, description: "Plan that sets the account's limits.", resolve: (account) => effectivePlan(account.plan) }),
     admin: t.exposeBoolean("admin", { description: "Administrators bypass every permission check." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the account was created." }),
     toolReleaseList: t.relation("toolReleases", {

@@ -1,8 +1,10 @@
 // Management: accounts, API tokens, environments and sharing.
 import { createAccount, findAccount, issueToken, revokeToken, type IssuedToken } from "../../domain/accounts.js";
 import { createEnvironment, findEnvironment, shareEnvironment } from "../../domain/environments.js";
+import { canSeeAccount } from "../../domain/permissions.js";
 import { builder } from "../builder.js";
 import { AccountPlan, EnvironmentRole } from "../enums.js";
+import { AccountType } from "./account.js";
 
 const CreateAccountInput = builder.inputType("CreateAccountInput", {
   description: "A new account.",
@@ -68,7 +70,15 @@ const EnvironmentShareType = builder.prismaObject("EnvironmentShare", {
     accountId: t.expose("accountId", { type: "UUID", description: "Account it is shared with." }),
     role: t.field({ type: EnvironmentRole, description: "VIEWER or DEPLOYER.", resolve: (share) => share.role as never }),
     environment: t.relation("environment", { description: "The shared environment." }),
-    account: t.relation("account", { description: "The account it is shared with." }),
+    // Sharing takes any account's UUID, so the share must not reveal whose it is: an owner learns
+    // the id they typed, not the account's e-mail, name, plan or admin flag.
+    account: t.field({
+      type: AccountType,
+      nullable: true,
+      description: "The account it is shared with; null unless you may see that account (yourself; administrators: any).",
+      resolve: (share, _args, ctx) =>
+        canSeeAccount(ctx.actor(), share.accountId) ? ctx.db.account.findUnique({ where: { id: share.accountId } }) : null,
+    }),
   }),
 });
 

@@ -1,0 +1,23 @@
+// Runs the toolgate command as a user does: a child process, given environment, exit code and output.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const BIN = path.resolve("bin/toolgate.js");
+
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+export async function toolgate(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: "warn", ...env } });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
