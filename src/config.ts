@@ -1,5 +1,6 @@
 // Reads and validates toolgate's configuration from environment variables, once, at start.
 import { z } from "zod";
+import type { PostgresSettings } from "./db/connection.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -21,7 +22,15 @@ const environmentSchema = z.object({
   TOOLGATE_INTROSPECTION: booleanFlag.optional(),
   TOOLGATE_DEMO: booleanFlag.default(false),
   NODE_ENV: z.string().default("development"),
+  TOOLGATE_DB_CONNECT_TIMEOUT_MS: milliseconds(5000),
+  TOOLGATE_DB_STATEMENT_TIMEOUT_MS: milliseconds(15_000),
+  TOOLGATE_DB_POOL_SIZE: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(1000).default(10),
+  TOOLGATE_SHUTDOWN_GRACE_MS: milliseconds(10_000),
 });
+
+function milliseconds(fallback: number) {
+  return z.coerce.number({ error: "must be a number of milliseconds" }).int("must be an integer").min(1, "must be at least 1").max(3_600_000).default(fallback);
+}
 
 export interface Config {
   databaseUrl: string;
@@ -32,6 +41,10 @@ export interface Config {
   introspection: boolean;
   demo: boolean;
   production: boolean;
+  /** Connection timeout, statement timeout and pool size (PostgreSQL only). */
+  postgres: PostgresSettings;
+  /** After SIGTERM, how long in-flight requests may take before their connections are cut. */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {
@@ -58,6 +71,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     introspection: values.TOOLGATE_INTROSPECTION ?? !production,
     demo: values.TOOLGATE_DEMO,
     production,
+    postgres: {
+      connectTimeoutMs: values.TOOLGATE_DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: values.TOOLGATE_DB_STATEMENT_TIMEOUT_MS,
+      poolSize: values.TOOLGATE_DB_POOL_SIZE,
+    },
+    shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     ...overrides,
   };
 }

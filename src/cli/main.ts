@@ -9,6 +9,7 @@ import { createEnvironment, shareEnvironment } from "../domain/environments.js";
 import type { Plan } from "../domain/plans.js";
 import { seedDemo } from "../demo/seed.js";
 import { startService } from "../service.js";
+import { asStartupError, StartupError } from "../startup-error.js";
 import { printBanner } from "./banner.js";
 
 const USAGE = `usage: toolgate <command> [options]
@@ -65,8 +66,11 @@ function required(options: Options, name: keyof Options): string {
 class UsageError extends Error {}
 
 async function withDatabase<T>(config: Config, work: (db: Database) => Promise<T>): Promise<T> {
-  await migrateDatabase(config.databaseUrl);
-  const db = await openDatabase(config.databaseUrl);
+  const db = await migrateDatabase(config.databaseUrl, config.postgres)
+    .then(() => openDatabase(config.databaseUrl, { postgres: config.postgres }))
+    .catch((error: unknown) => {
+      throw asStartupError(config.databaseUrl, error);
+    });
   try {
     return await work(db);
   } finally {
@@ -88,13 +92,17 @@ async function serve(config: Config): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    service.logger.info({ signal }, "shutting down: finishing in-flight requests");
-    await service.stop();
-    service.logger.info("stopped");
+    service.logger.info({ signal, graceMs: config.shutdownGraceMs }, "shutting down: finishing in-flight requests");
+    try {
+      await service.stop();
+      service.logger.info("stopped");
+    } catch (error) {
+      service.logger.error({ err: error }, "error while stopping");
+    }
     process.exit(0);
   };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
 async function run(argv: string[]): Promise<void> {
@@ -109,7 +117,9 @@ async function run(argv: string[]): Promise<void> {
     case "serve":
       return serve(config);
     case "migrate": {
-      const applied = await migrateDatabase(config.databaseUrl);
+      const applied = await migrateDatabase(config.databaseUrl, config.postgres).catch((error: unknown) => {
+        throw asStartupError(config.databaseUrl, error);
+      });
       return print({ applied });
     }
     case "seed": {
@@ -153,6 +163,10 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof StartupError) {
+    console.error(error.message);
+    process.exit(2);
+  }
   if (error instanceof ConfigError || error instanceof UsageError) {
     console.error(error.message);
     if (error instanceof UsageError) console.error(`\n${USAGE}`);

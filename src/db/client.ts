@@ -1,7 +1,7 @@
 // Owns the Prisma client: one client type for the rest of the code, whichever provider serves it.
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client.js";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.js";
-import { createAdapterFactory, providerOf } from "./connection.js";
+import { createAdapterFactory, providerOf, type PostgresSettings } from "./connection.js";
 
 /** The client type every module sees. Both generated clients share models and query API. */
 export type Database = SqliteClient;
@@ -14,10 +14,12 @@ export type Db = Database | PrismaNamespace.TransactionClient;
 export interface DatabaseOptions {
   /** Called for every SQL statement Prisma sends; used by tests that count queries. */
   onQuery?: (sql: string) => void;
+  /** Timeouts and pool size on PostgreSQL; defaults when absent. */
+  postgres?: PostgresSettings;
 }
 
 export async function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Promise<Database> {
-  const adapter = createAdapterFactory(databaseUrl);
+  const adapter = createAdapterFactory(databaseUrl, options.postgres);
   const log = options.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
   const client =
     providerOf(databaseUrl) === "sqlite"

@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   "PAYLOAD_TOO_LARGE",
   "RATE_LIMITED",
   "INTERNAL_UNKNOWN",
+  "DATABASE_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

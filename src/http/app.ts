@@ -6,7 +6,8 @@ import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
 import { createContext } from "../graphql/context.js";
-import { errorResponseFor } from "./errors.js";
+import { maskError } from "../graphql/error-codes.js";
+import { errorResponse, errorResponseFor } from "./errors.js";
 import { runInRequestScope } from "./request-scope.js";
 import { prepareRoutes, runRoute } from "./rest/executor.js";
 import type { RestRoute } from "./rest/route.js";
@@ -23,6 +24,9 @@ export interface AppOptions {
   isReady(): boolean;
 }
 
+/** /readyz answers within this even when the database hangs (a partition): load balancers time out too. */
+export const READINESS_PING_TIMEOUT_MS = 1500;
+
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -37,12 +41,9 @@ export function createApp(options: AppOptions): FetchHandler {
   router.get("/healthz", () => Response.json({ status: "ok" }));
   router.get("/readyz", async () => {
     if (!options.isReady()) return Response.json({ status: "shutting-down" }, { status: 503 });
-    try {
-      await db.$queryRawUnsafe("SELECT 1");
-      return Response.json({ status: "ready" });
-    } catch {
-      return Response.json({ status: "database-unavailable" }, { status: 503 });
-    }
+    return (await answersWithin(db.$queryRawUnsafe("SELECT 1"), READINESS_PING_TIMEOUT_MS))
+      ? Response.json({ status: "ready" })
+      : Response.json({ status: "database-unavailable" }, { status: 503 });
   });
   router.all("/graphql", (request, requestId) => yoga.fetch(request as unknown as Request, { requestId, createContext: contextFor(requestId) }));
   for (const route of prepared) {
@@ -67,8 +68,8 @@ export function createApp(options: AppOptions): FetchHandler {
     try {
       response = (await runInRequestScope(requestId, () => router.fetch(request, requestId))) as Response;
     } catch (error) {
-      logger.error({ err: error, requestId }, "unhandled error");
-      response = errorResponseFor("INTERNAL_UNKNOWN", "internal server error");
+      // E.g. the database failing while the token is authenticated: the same translation as resolvers get.
+      response = errorResponse(maskError(error, (original) => logger.error({ err: original, requestId }, "unhandled error")));
     }
     response = withHeader(response, "x-request-id", requestId);
     const url = new URL(request.url);
@@ -78,6 +79,19 @@ export function createApp(options: AppOptions): FetchHandler {
     );
     return response;
   };
+}
+
+/** Whether `ping` succeeds before `timeoutMs`; a failure or a hang is "no". */
+async function answersWithin(ping: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([ping.then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function withHeader(response: Response, name: string, value: string): Response {
