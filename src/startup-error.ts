@@ -45,5 +45,6 @@ function rootCause(error: unknown): string {
     const next = (cause as { cause?: unknown; meta?: { driverAdapterError?: unknown } }).cause ?? (cause as { meta?: { driverAdapterError?: unknown } }).meta?.driverAdapterError;
     cause = next;
   }
-  return message.trim().split("\n").pop()!.trim();
+  const line = message.trim().split("\n").pop()!.trim();
+  return /^timeout expired$|connection timeout/.test(line) ? `no answer within the connect timeout (TOOLGATE_DB_CONNECT_TIMEOUT_MS): ${line}` : line;
 }

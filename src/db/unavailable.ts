@@ -21,7 +21,8 @@ const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "DatabaseDoesNotExist", "
 /** node-postgres reports a lost or never-established connection as a plain Error with one of these messages. */
 const DRIVER_MESSAGES = [
   /^Connection terminated/,
-  /^timeout exceeded when trying to connect/,
+  /^timeout exceeded when trying to connect/, // pool
+  /^timeout expired$/, // a single client's connect
   /^Query read timeout/,
   /not queryable/,
   /^Client was closed and is not queryable/,
