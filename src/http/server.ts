@@ -2,8 +2,7 @@
 // idle keep-alive connections, answer in-flight requests with `Connection: close`, and after a grace
 // period cut whatever is left, so a stop is always bounded.
 import { createServer, type ServerResponse, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { setImmediate as nextTurn } from "node:timers/promises";
+import net, { type AddressInfo } from "node:net";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { FetchHandler } from "./app.js";
 
@@ -42,15 +41,15 @@ export async function listen(handler: FetchHandler, port: number, host: string):
     draining = true;
     // Node sends `Connection: close` and ends the socket after the response.
     for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false;
-    // Let the event loop accept connections already queued in the kernel and read requests already
-    // sent: closing the listener resets queued connections, and an unread request looks idle.
-    await nextTurn();
-    await nextTurn();
+    const deadline = Date.now() + graceMs;
+    // Closing the listener resets connections still queued in the kernel: clients that connected
+    // and sent a request before the signal. Accept them first (a busy server accepts slowly).
+    await acceptQueuedConnections(server, address, graceMs);
     let cut = 0;
     const grace = setTimeout(() => {
       cut = unanswered.size;
       server.closeAllConnections();
-    }, graceMs);
+    }, Math.max(0, deadline - Date.now()));
     await new Promise<void>((resolve) => server.close(() => resolve()));
     clearTimeout(grace);
     return { cut };
@@ -61,4 +60,38 @@ export async function listen(handler: FetchHandler, port: number, host: string):
     url: `http://${displayHost}:${address.port}`,
     close: (graceMs = DEFAULT_GRACE_MS) => (closing ??= close(graceMs)),
   };
+}
+
+/**
+ * Resolves once every connection queued in the kernel when it was called has been accepted, or
+ * after `timeoutMs`. The accept queue is first-in first-out, so a connection we open now is
+ * accepted after all of those.
+ */
+function acceptQueuedConnections(server: Server, address: AddressInfo, timeoutMs: number): Promise<void> {
+  const host = address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "::1" : address.address;
+  return new Promise<void>((resolve) => {
+    const marker = net.connect(address.port, host);
+    // The server may accept the marker before the marker learns its own port: remember what was accepted.
+    const accepted = new Set<string>();
+    let markerId: string | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      server.off("connection", onConnection);
+      marker.destroy();
+      resolve();
+    };
+    const onConnection = (socket: net.Socket) => {
+      const id = `${socket.remoteAddress}:${socket.remotePort}`;
+      if (id === markerId) done();
+      else if (markerId === undefined) accepted.add(id);
+    };
+    const timer = setTimeout(done, timeoutMs);
+    server.on("connection", onConnection);
+    marker.once("connect", () => {
+      markerId = `${marker.localAddress}:${marker.localPort}`;
+      if (accepted.has(markerId)) done();
+      accepted.clear();
+    });
+    marker.once("error", done);
+  });
 }
