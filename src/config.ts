@@ -1,5 +1,6 @@
 // Reads and validates toolgate's configuration from environment variables, once, at start.
 import { z } from "zod";
+import type { PostgresSettings } from "./db/connection.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -29,7 +30,15 @@ const environmentSchema = z.object({
   TOOLGATE_RATE_LIMIT_ANONYMOUS: requestsPerSecond.default(50),
   TOOLGATE_RATE_LIMIT_ANONYMOUS_BURST: burstSize.default(200),
   TOOLGATE_TRUST_PROXY: booleanFlag.default(false),
+  TOOLGATE_DB_CONNECT_TIMEOUT_MS: milliseconds(5000),
+  TOOLGATE_DB_STATEMENT_TIMEOUT_MS: milliseconds(15_000),
+  TOOLGATE_DB_POOL_SIZE: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(1000).default(10),
+  TOOLGATE_SHUTDOWN_GRACE_MS: milliseconds(10_000),
 });
+
+function milliseconds(fallback: number) {
+  return z.coerce.number({ error: "must be a number of milliseconds" }).int("must be an integer").min(1, "must be at least 1").max(3_600_000).default(fallback);
+}
 
 export interface Config {
   databaseUrl: string;
@@ -41,6 +50,10 @@ export interface Config {
   demo: boolean;
   production: boolean;
   rateLimit: RateLimitConfig;
+  /** Connection timeout, statement timeout and pool size (PostgreSQL only). */
+  postgres: PostgresSettings;
+  /** After SIGTERM, how long in-flight requests may take before their connections are cut. */
+  shutdownGraceMs: number;
 }
 
 /** Token buckets per API token and per client address (src/http/rate-limit.ts). */
@@ -81,6 +94,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       anonymous: { perSecond: values.TOOLGATE_RATE_LIMIT_ANONYMOUS, burst: values.TOOLGATE_RATE_LIMIT_ANONYMOUS_BURST },
       trustProxy: values.TOOLGATE_TRUST_PROXY,
     },
+    postgres: {
+      connectTimeoutMs: values.TOOLGATE_DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: values.TOOLGATE_DB_STATEMENT_TIMEOUT_MS,
+      poolSize: values.TOOLGATE_DB_POOL_SIZE,
+    },
+    shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import { createApp } from "./http/app.js";
 import { createLogger } from "./http/logger.js";
 import { REST_ROUTES } from "./http/rest/routes.js";
 import { listen } from "./http/server.js";
+import { asStartupError } from "./startup-error.js";
 import type { DemoTokens } from "./demo/seed.js";
 
 export interface Service {
@@ -20,7 +21,10 @@ export interface Service {
   adminToken: string | undefined;
   /** Demo accounts' tokens, in demo mode. */
   demoTokens: DemoTokens | undefined;
-  /** Graceful stop: refuse new connections, finish in-flight requests, close the database. */
+  /**
+   * Graceful stop: /readyz turns 503, new connections are refused, in-flight requests are answered
+   * (within the configured grace period; connections still open after it are cut), the database is closed.
+   */
   stop(): Promise<void>;
 }
 
@@ -31,11 +35,9 @@ export interface ServiceHooks {
 
 export async function startService(config: Config, hooks: ServiceHooks = {}): Promise<Service> {
   const logger = createLogger(config.logLevel);
-  const applied = await migrateDatabase(config.databaseUrl);
-  if (applied.length > 0) logger.info({ migrations: applied }, "applied database migrations");
-  const db = await openDatabase(config.databaseUrl);
-  const { generatedSecret } = await bootstrapAdmin(db, config.adminToken);
-  const adminToken = config.adminToken ?? generatedSecret;
+  const { db, adminToken } = await openMigratedDatabase(config, logger).catch((error: unknown) => {
+    throw asStartupError(config.databaseUrl, error);
+  });
   const seeded = (await hooks.afterBootstrap?.(db, logger)) ?? {};
   let ready = true;
   const app = createApp({
@@ -59,8 +61,23 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     demoTokens: seeded.demoTokens,
     stop: async () => {
       ready = false;
-      await server.close();
+      const { cut } = await server.close(config.shutdownGraceMs);
+      if (cut > 0) logger.warn({ connections: cut, graceMs: config.shutdownGraceMs }, "grace period over: cut connections with unanswered requests");
       await db.$disconnect();
     },
   };
+}
+
+/** Migrations, then the client, then the bootstrap admin. */
+async function openMigratedDatabase(config: Config, logger: Logger): Promise<{ db: Database; adminToken: string | undefined }> {
+  const applied = await migrateDatabase(config.databaseUrl, config.postgres);
+  if (applied.length > 0) logger.info({ migrations: applied }, "applied database migrations");
+  const db = await openDatabase(config.databaseUrl, { postgres: config.postgres });
+  try {
+    const { generatedSecret } = await bootstrapAdmin(db, config.adminToken);
+    return { db, adminToken: config.adminToken ?? generatedSecret };
+  } catch (error) {
+    await db.$disconnect().catch(() => {});
+    throw error;
+  }
 }

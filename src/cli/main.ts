@@ -8,6 +8,7 @@ import { DomainError } from "../domain/errors.js";
 import { createEnvironment, shareEnvironment } from "../domain/environments.js";
 import { seedDemo } from "../demo/seed.js";
 import { startService } from "../service.js";
+import { asStartupError, StartupError } from "../startup-error.js";
 import { printBanner } from "./banner.js";
 import { accountOptions, environmentOptions, InvalidOptionsError, revokeOptions, shareOptions, tokenOptions } from "./options.js";
 import { tokenView } from "./views.js";
@@ -60,8 +61,11 @@ function configFrom(options: Options): Config {
 class UsageError extends Error {}
 
 async function withDatabase<T>(config: Config, work: (db: Database) => Promise<T>): Promise<T> {
-  await migrateDatabase(config.databaseUrl);
-  const db = await openDatabase(config.databaseUrl);
+  const db = await migrateDatabase(config.databaseUrl, config.postgres)
+    .then(() => openDatabase(config.databaseUrl, { postgres: config.postgres }))
+    .catch((error: unknown) => {
+      throw asStartupError(config.databaseUrl, error);
+    });
   try {
     return await work(db);
   } finally {
@@ -83,13 +87,17 @@ async function serve(config: Config): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    service.logger.info({ signal }, "shutting down: finishing in-flight requests");
-    await service.stop();
-    service.logger.info("stopped");
+    service.logger.info({ signal, graceMs: config.shutdownGraceMs }, "shutting down: finishing in-flight requests");
+    try {
+      await service.stop();
+      service.logger.info("stopped");
+    } catch (error) {
+      service.logger.error({ err: error }, "error while stopping");
+    }
     process.exit(0);
   };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
 async function run(argv: string[]): Promise<void> {
@@ -104,7 +112,9 @@ async function run(argv: string[]): Promise<void> {
     case "serve":
       return serve(config);
     case "migrate": {
-      const applied = await migrateDatabase(config.databaseUrl);
+      const applied = await migrateDatabase(config.databaseUrl, config.postgres).catch((error: unknown) => {
+        throw asStartupError(config.databaseUrl, error);
+      });
       return print({ applied });
     }
     case "seed": {
@@ -145,6 +155,10 @@ async function run(argv: string[]): Promise<void> {
 run(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof InvalidOptionsError) {
     console.error(error.problems.join("\n"));
+    process.exit(2);
+  }
+  if (error instanceof StartupError) {
+    console.error(error.message);
     process.exit(2);
   }
   if (error instanceof ConfigError || error instanceof UsageError) {

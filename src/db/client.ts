@@ -1,7 +1,7 @@
 // Owns the Prisma client: one client type for the rest of the code, whichever provider serves it.
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client.js";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.js";
-import { createAdapterFactory, providerOf } from "./connection.js";
+import { createAdapterFactory, providerOf, type PostgresSettings } from "./connection.js";
 import type { DatabaseProvider } from "./prisma-schemas.js";
 import { withSqliteIsolation } from "./sqlite-isolation.js";
 
@@ -16,6 +16,8 @@ export type Db = Database | PrismaNamespace.TransactionClient;
 export interface DatabaseOptions {
   /** Called for every SQL statement Prisma sends; used by tests that count queries. */
   onQuery?: (sql: string) => void;
+  /** Timeouts and pool size on PostgreSQL; defaults when absent. */
+  postgres?: PostgresSettings;
 }
 
 const providers = new WeakMap<object, DatabaseProvider>();
@@ -38,7 +40,7 @@ export async function openDatabase(databaseUrl: string, options: DatabaseOptions
   const client =
     provider === "sqlite"
       ? new SqliteClient({ adapter: withSqliteIsolation(createAdapterFactory(databaseUrl)), log })
-      : (new PostgresClient({ adapter: createAdapterFactory(databaseUrl), log }) as unknown as SqliteClient);
+      : (new PostgresClient({ adapter: createAdapterFactory(databaseUrl, options.postgres), log }) as unknown as SqliteClient);
   providers.set(client, provider);
   if (options.onQuery) {
     const onQuery = options.onQuery;

@@ -27,11 +27,36 @@ export function sqliteFilePath(databaseUrl: string): string {
   return filePath;
 }
 
-export function createAdapterFactory(databaseUrl: string): SqlMigrationAwareDriverAdapterFactory {
+/** How toolgate talks to PostgreSQL; every wait is bounded so an outage becomes an error, not a hang. */
+export interface PostgresSettings {
+  /** Opening a connection, and waiting for a free one in the pool. */
+  connectTimeoutMs: number;
+  /** Server-side `statement_timeout`; the client gives up a little later, for partitions the server never hears about. */
+  statementTimeoutMs: number;
+  poolSize: number;
+}
+
+export const DEFAULT_POSTGRES_SETTINGS: PostgresSettings = { connectTimeoutMs: 5000, statementTimeoutMs: 15_000, poolSize: 10 };
+
+/** The node-postgres client/pool configuration for `settings`. */
+export function postgresClientConfig(databaseUrl: string, settings: PostgresSettings = DEFAULT_POSTGRES_SETTINGS): pg.PoolConfig {
+  return {
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    statement_timeout: settings.statementTimeoutMs,
+    query_timeout: settings.statementTimeoutMs + 1000,
+    keepAlive: true,
+    max: settings.poolSize,
+  };
+}
+
+export function createAdapterFactory(databaseUrl: string, postgres: PostgresSettings = DEFAULT_POSTGRES_SETTINGS): SqlMigrationAwareDriverAdapterFactory {
   if (providerOf(databaseUrl) === "sqlite") {
     return new PrismaBetterSqlite3({ url: sqliteFilePath(databaseUrl), timeout: SQLITE_BUSY_TIMEOUT_MS });
   }
-  return new PrismaPg({ connectionString: databaseUrl, max: 10 });
+  const pool = new pg.Pool(postgresClientConfig(databaseUrl, postgres));
+  pool.on("error", () => {}); // an idle connection dropped by the server is not our failure; the next query reports it
+  return new PrismaPg(pool, { disposeExternalPool: true });
 }
 
 const PG_CHAR_OID = 18;

@@ -3,7 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
-import { createAdapterFactory, createMigrationAdapter, providerOf } from "./connection.js";
+import { createAdapterFactory, createMigrationAdapter, providerOf, type PostgresSettings } from "./connection.js";
+import { applyPostgresMigrations } from "./postgres-migrations.js";
 import { redactDatabaseUrl } from "./redact.js";
 import { migrationsRoot, projectRoot, schemaFor, type DatabaseProvider } from "./prisma-schemas.js";
 import { NO_FILTERS, openSchemaEngine } from "./schema-engine.js";
@@ -62,10 +63,21 @@ export async function pendingMigrations(databaseUrl: string): Promise<string[]> 
   }
 }
 
-/** Applies pending migrations; returns the names of those applied now (empty when up to date). */
-export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
-  if ((await pendingMigrations(databaseUrl)).length === 0) return [];
+/**
+ * Applies pending migrations; returns the names of those applied now (empty when up to date).
+ * PostgreSQL: transactional, under an advisory lock (src/db/postgres-migrations.ts). SQLite: the
+ * schema engine, which holds an exclusive lock on the file while it works.
+ */
+export async function migrateDatabase(databaseUrl: string, postgres?: PostgresSettings): Promise<string[]> {
   const provider = providerOf(databaseUrl);
+  if (provider === "postgresql") {
+    const committed = listMigrations(provider).migrationDirectories.map((directory) => ({
+      name: directory.path,
+      sql: readFileSync(path.join(migrationsDir(provider), directory.path, directory.migrationFile.path), "utf8"),
+    }));
+    return applyPostgresMigrations(databaseUrl, committed, postgres);
+  }
+  if ((await pendingMigrations(databaseUrl)).length === 0) return [];
   const { engine, close } = await openSchemaEngine(createMigrationAdapter(databaseUrl), schemaFile(provider));
   try {
     const result = await engine.applyMigrations({ migrationsList: listMigrations(provider), filters: NO_FILTERS }).catch((error: Error) => {

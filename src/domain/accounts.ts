@@ -97,26 +97,47 @@ export interface BootstrapResult {
 }
 
 /**
- * With TOOLGATE_ADMIN_TOKEN, that exact secret is registered for the bootstrap admin. Without it,
- * a database that has no admin gets one, with a one-time token returned for printing.
+ * With TOOLGATE_ADMIN_TOKEN, that exact secret is registered for the bootstrap admin; once revoked it
+ * stays revoked, and starting with it again is refused (the operator must configure a new one).
+ * Without it, a database that has no admin gets one, with a one-time token returned for printing.
+ *
+ * Replicas starting together run this concurrently: every write tolerates losing a race (a unique
+ * violation) by starting over, and the next pass finds what the winner wrote.
  */
-export async function bootstrapAdmin(db: Database, configuredSecret: string | undefined): Promise<BootstrapResult> {
+export function bootstrapAdmin(db: Database, configuredSecret: string | undefined): Promise<BootstrapResult> {
+  // Replicas starting together race here; the loser's retry reads the winner's admin and token.
+  return writeTransaction(db, [], (tx) => bootstrapOnce(tx, configuredSecret));
+}
+
+async function bootstrapOnce(db: Db, configuredSecret: string | undefined): Promise<BootstrapResult> {
   const existingAdmin = await db.account.findFirst({ where: { admin: true }, orderBy: { createdAt: "asc" } });
-  const admin =
-    existingAdmin ??
-    (await db.account.upsert({
-      where: { email: BOOTSTRAP_ADMIN_EMAIL },
-      create: { name: "Administrator", email: BOOTSTRAP_ADMIN_EMAIL, plan: "unlimited", admin: true },
-      update: { admin: true },
-    }));
   if (configuredSecret) {
+    const admin =
+      existingAdmin ??
+      (await db.account.upsert({
+        where: { email: BOOTSTRAP_ADMIN_EMAIL },
+        create: { name: "Administrator", email: BOOTSTRAP_ADMIN_EMAIL, plan: "unlimited", admin: true },
+        update: { admin: true },
+      }));
     const known = await db.apiToken.findUnique({ where: { secretHash: hashSecret(configuredSecret) } });
     if (known && known.accountId !== admin.id) throw forbidden("TOOLGATE_ADMIN_TOKEN is already registered for another account");
-    if (!known) await issueToken(db, "system", { accountId: admin.id, name: "bootstrap (TOOLGATE_ADMIN_TOKEN)", secret: configuredSecret });
-    else if (known.revokedAt) await db.apiToken.update({ where: { id: known.id }, data: { revokedAt: null } });
+    if (known?.revokedAt) {
+      throw forbidden(`TOOLGATE_ADMIN_TOKEN was revoked at ${known.revokedAt.toISOString()}; configure a new secret (revocation is permanent)`);
+    }
+    if (!known) await db.apiToken.create({ data: { accountId: admin.id, name: "bootstrap (TOOLGATE_ADMIN_TOKEN)", secretHash: hashSecret(configuredSecret) } });
     return { admin };
   }
-  if (existingAdmin) return { admin };
-  const { secret } = await issueToken(db, "system", { accountId: admin.id, name: "bootstrap (one-time display)" });
+  if (existingAdmin) return { admin: existingAdmin };
+  // The account and its one-time token in one statement: only the replica that created the admin
+  // prints a token, and a crash cannot leave an admin nobody can use.
+  const secret = generateSecret();
+  const oneTimeToken = { create: { name: "bootstrap (one-time display)", secretHash: hashSecret(secret) } };
+  const promoted = await db.account.updateMany({ where: { email: BOOTSTRAP_ADMIN_EMAIL, admin: false }, data: { admin: true } });
+  if (promoted.count === 1) {
+    return { admin: await db.account.update({ where: { email: BOOTSTRAP_ADMIN_EMAIL }, data: { tokens: oneTimeToken } }), generatedSecret: secret };
+  }
+  const admin = await db.account.create({
+    data: { name: "Administrator", email: BOOTSTRAP_ADMIN_EMAIL, plan: "unlimited", admin: true, tokens: oneTimeToken },
+  });
   return { admin, generatedSecret: secret };
 }

@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   "REQUEST_HEADERS_TOO_LARGE",
   "RATE_LIMITED",
   "INTERNAL_UNKNOWN",
+  "DATABASE_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -5,6 +5,7 @@ import { PothosValidationError } from "@pothos/core";
 import { GraphQLError } from "graphql";
 import { isRetryableConflict } from "../db/conflicts.js";
 import { concurrentUpdate } from "../domain/write-transaction.js";
+import { isDatabaseUnavailable } from "../db/unavailable.js";
 import { DomainError, type ErrorCode } from "../domain/errors.js";
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -33,7 +34,11 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   REQUEST_HEADERS_TOO_LARGE: 431,
   INTERNAL_UNKNOWN: 500,
+  DATABASE_UNAVAILABLE: 503,
 };
+
+/** Seconds a client should wait before retrying a 503 (the database is down or unreachable). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export interface ErrorExtensions {
   code: ErrorCode;
@@ -46,6 +51,7 @@ export function graphQLErrorFor(error: DomainError, path?: GraphQLError["path"])
   const status = HTTP_STATUS_BY_CODE[error.code];
   const extensions: ErrorExtensions = { code: error.code, http: { status } };
   if (status === 401) extensions.http.headers = { "www-authenticate": 'Bearer realm="toolgate"' };
+  if (status === 503) extensions.http.headers = { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) };
   if (status === 400) extensions.problems = error.problems;
   return new GraphQLError(error.message, { path, extensions: { ...extensions } });
 }
@@ -80,10 +86,13 @@ export function maskError(error: unknown, onUnexpected: (error: unknown) => void
   return graphQLErrorFor(new DomainError("INTERNAL_UNKNOWN", INTERNAL_ERROR_MESSAGE), path);
 }
 
-/** Failures that are not bugs: bad connection arguments, and database races ("someone else changed this first"). */
+export const DATABASE_UNAVAILABLE_MESSAGE = "the database is unavailable; retry later";
+
+/** Failures that are not bugs: bad connection arguments, database races ("someone else changed this first") and outages. */
 function translateKnownFailure(error: unknown): DomainError | undefined {
   // Pothos rejects bad connection arguments (a cursor it did not issue, `first` with `before`) this way.
   if (error instanceof PothosValidationError) return new DomainError("REQUEST_INVALID", error.message);
   if (isRetryableConflict(error)) return concurrentUpdate();
+  if (isDatabaseUnavailable(error)) return new DomainError("DATABASE_UNAVAILABLE", DATABASE_UNAVAILABLE_MESSAGE);
   return undefined;
 }

@@ -8,7 +8,7 @@ import type { RateLimitConfig } from "../config.js";
 import type { Database } from "../db/client.js";
 import { DomainError } from "../domain/errors.js";
 import { createContext, type Context } from "../graphql/context.js";
-import { graphQLErrorFor } from "../graphql/error-codes.js";
+import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
 import { withBoundedBody } from "./body-limit.js";
 import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
 import { createRateLimiter } from "./rate-limit.js";
@@ -29,6 +29,9 @@ export interface AppOptions {
   /** Answers /readyz; false while shutting down. */
   isReady(): boolean;
 }
+
+/** /readyz answers within this even when the database hangs (a partition): load balancers time out too. */
+export const READINESS_PING_TIMEOUT_MS = 1500;
 
 /** On node:http, @whatwg-node/server passes the node request beside the fetch Request, in `req`. */
 export type FetchHandler = (request: Request, serverContext?: object) => Promise<Response>;
@@ -80,12 +83,9 @@ export function createApp(options: AppOptions): FetchHandler {
   router.head("/healthz", () => new Response(null, { status: 200 }));
   router.get("/readyz", async () => {
     if (!options.isReady()) return Response.json({ status: "shutting-down" }, { status: 503 });
-    try {
-      await db.$queryRawUnsafe("SELECT 1");
-      return Response.json({ status: "ready" });
-    } catch {
-      return Response.json({ status: "database-unavailable" }, { status: 503 });
-    }
+    return (await answersWithin(db.$queryRawUnsafe("SELECT 1"), READINESS_PING_TIMEOUT_MS))
+      ? Response.json({ status: "ready" })
+      : Response.json({ status: "database-unavailable" }, { status: 503 });
   });
   for (const method of GRAPHQL_METHODS) router[method.toLowerCase() as "get" | "post"]("/graphql", graphql);
   router.options("/graphql", graphql); // CORS preflight
@@ -114,8 +114,8 @@ export function createApp(options: AppOptions): FetchHandler {
     try {
       response = (await runInRequestScope(requestId, () => router.fetch(request, requestId, socketAddressOf(serverContext)))) as Response;
     } catch (error) {
-      logger.error({ err: error, requestId }, "unhandled error");
-      response = errorResponseFor("INTERNAL_UNKNOWN", "internal server error");
+      // E.g. the database failing while the token is authenticated: the same translation as resolvers get.
+      response = errorResponse(maskError(error, (original) => logger.error({ err: original, requestId }, "unhandled error")));
     }
     response = withHeader(response, "x-request-id", requestId);
     // The refused body may still be arriving; a fresh connection is cheaper than draining it.
@@ -127,6 +127,19 @@ export function createApp(options: AppOptions): FetchHandler {
     );
     return response;
   };
+}
+
+/** Whether `ping` succeeds before `timeoutMs`; a failure or a hang is "no". */
+async function answersWithin(ping: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([ping.then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function withHeader(response: Response, name: string, value: string): Response {

@@ -1,0 +1,66 @@
+// Runs the real `toolgate` command as a child process, as an operator (or an orchestrator) does:
+// to send it signals, kill it, and read what it prints and how it exits.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import path from "node:path";
+
+const BIN = path.resolve("bin/toolgate.js");
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** When the process exited (performance.now()). */
+  at: number;
+}
+
+export interface ToolgateProcess {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<Exit>;
+  /** SIGKILL unless it already exited; for test clean-up. */
+  ensureDead(): Promise<void>;
+}
+
+export function runToolgate(args: string[], env: Record<string, string>): ToolgateProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, at: performance.now() })));
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    ensureDead: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+export interface ServingToolgate extends ToolgateProcess {
+  url: string;
+}
+
+/** `toolgate serve --port 0`; resolves once the banner shows the URL. */
+export async function serveToolgate(env: Record<string, string>, timeoutMs = 60_000): Promise<ServingToolgate> {
+  const started = runToolgate(["serve", "--port", "0", "--host", "127.0.0.1"], env);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start within ${timeoutMs} ms:\n${started.stdout()}\n${started.stderr()}`)), timeoutMs);
+    const check = () => {
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(started.stdout());
+      if (match && started.stdout().includes("\n\n", match.index)) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    started.child.stdout.on("data", check);
+    void started.exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited early (${code ?? signal}):\n${started.stdout()}\n${started.stderr()}`));
+    });
+  });
+  return { ...started, url };
+}
