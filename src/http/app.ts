@@ -68,8 +68,8 @@ export function createApp(options: AppOptions): FetchHandler {
         }
         return await handle(request as unknown as Request, context);
       } catch (error) {
-        if (error instanceof DomainError) return refuse(graphQLErrorFor(error));
-        throw error;
+        // E.g. the database failing while the token is authenticated: 503 in the surface's shape.
+        return refuse(maskError(error, (original) => logger.error({ err: original, requestId }, "unexpected error")));
       }
     };
   const graphql = api(
