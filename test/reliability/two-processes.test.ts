@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { definitionFor } from "../fixtures/definitions/index.js";
-import { startChildService, type ChildService } from "../helpers/child-process-service.js";
+import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
 import { client, type Client } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type Member, type World } from "../helpers/world.js";
@@ -13,16 +13,16 @@ const CREATE_ENVIRONMENT = /* GraphQL */ `mutation ($input: CreateEnvironmentInp
 
 describeEachDatabase("two processes on one database", (provider) => {
   let service: TestService;
-  let replica: ChildService;
+  let replica: ServingToolgate;
   let world: World;
 
   beforeAll(async () => {
     service = await startTestService(provider);
-    replica = await startChildService(service.databaseUrl, { TOOLGATE_ADMIN_TOKEN: service.adminToken });
+    replica = await serveToolgate({ TOOLGATE_DATABASE_URL: service.databaseUrl, TOOLGATE_ADMIN_TOKEN: service.adminToken });
     world = await createWorld(service);
   }, 120_000);
   afterAll(async () => {
-    await replica?.stop();
+    await replica?.ensureDead();
     await service?.stopAndDrop();
   });
 
