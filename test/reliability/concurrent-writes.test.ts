@@ -13,6 +13,8 @@ const SHARE_ENVIRONMENT = /* GraphQL */ `
   mutation ($input: ShareEnvironmentInput!) { shareEnvironment(input: $input) { role } }`;
 const CREATE_TOKEN = /* GraphQL */ `
   mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { token { id } } }`;
+const CREATE_ACCOUNT = /* GraphQL */ `
+  mutation ($input: CreateAccountInput!) { createAccount(input: $input) { id } }`;
 const REVOKE_TOKEN = /* GraphQL */ `
   mutation ($id: UUID!) { revokeApiToken(id: $id) { revokedAt } }`;
 
@@ -175,6 +177,14 @@ describeEachDatabase(`${CLIENTS} concurrent clients on every write operation`, (
     );
     expect(tally(results.map(graphQLOutcomeOf))).toEqual({ "200": CLIENTS });
     expect(await db().environmentShare.count({ where: { environmentId: environment.id } })).toBe(1);
+  });
+
+  it("createAccount with one e-mail: one account; the others get 409 ACCOUNT_CONFLICT", async () => {
+    const email = `${uniqueName("same")}@example.test`;
+    const outcomes = (await race(CLIENTS, (index) => world.admin.graphql(CREATE_ACCOUNT, { input: { name: `racer ${index}`, email } }))).map(graphQLOutcomeOf);
+    expectOnly(outcomes, ["409 ACCOUNT_CONFLICT", "409 CONCURRENT_UPDATE"]);
+    expect(successes(outcomes)).toBe(1);
+    expect(await db().account.count({ where: { email } })).toBe(1);
   });
 
   it("createApiToken and revokeApiToken: every request succeeds; revocation is idempotent", async () => {
