@@ -1,5 +1,5 @@
 // The one way toolgate writes: `writeTransaction` runs a unit of work in a transaction that holds
-// the locks of the accounts whose limits or rows it changes, and re-runs it when the database
+// the locks of the accounts and environments whose limits or rows it changes, and re-runs it when the database
 // reports a lost race. Re-running reads the winner's rows, so the caller gets the answer it would
 // have got had the requests arrived one after the other; after the retry budget it gets 409
 // CONCURRENT_UPDATE, never a driver error.
@@ -9,7 +9,7 @@
 // yet") across connections and replicas; READ COMMITTED lets each statement after the lock see what the
 // previous holder committed (a SERIALIZABLE snapshot would predate the wait and fail instead).
 // SQLite: transactions are serializable and, within this process, serialized by the connection's
-// gate (sqlite-isolation.ts); other processes are detected as SQLITE_BUSY and retried.
+// gate (src/db/sqlite-isolation.ts); other processes are detected as SQLITE_BUSY and retried.
 import { setTimeout as sleep } from "node:timers/promises";
 import { providerOfClient, rememberTransactionClient, type Database, type Db } from "../db/client.js";
 import { isRetryableConflict } from "../db/conflicts.js";
@@ -24,7 +24,7 @@ export const writeLock = {
   environment: (id: string) => `environment:${id}`,
 };
 
-export const RETRY_BUDGET_MS = 5_000;
+const RETRY_BUDGET_MS = 5_000;
 const BACKOFF_CAP_MS = 100;
 
 /** How long a transaction may wait for a pooled connection, and run (locks included). */
