@@ -44,14 +44,16 @@ export function createRepresentation(): Represent {
   };
 
   /** Anything else: streamed through, compressed once it proves to be at least MIN_COMPRESSED_BYTES long. */
-  const streamed = async (request: Request, response: Response, coding: ContentCoding | undefined): Promise<Response> => {
+  const streamed = async (request: Request, response: Response, compressible: boolean, coding: ContentCoding | undefined): Promise<Response> => {
     const headers = new Headers(response.headers);
     if (!headers.has("cache-control")) headers.set("cache-control", CACHE_CONTROL_OTHER);
     if (!response.body || response.status === 204 || response.status === 304) {
       return new Response(null, { status: response.status, statusText: response.statusText, headers });
     }
-    const { prefix, complete, rest } = await readPrefix(response.body, MIN_COMPRESSED_BYTES);
     const init = { status: response.status, statusText: response.statusText, headers };
+    // Not ours to buffer: it may be a stream that never reaches 1 KiB (an event stream, say).
+    if (!compressible) return new Response(request.method === "HEAD" ? null : response.body, init);
+    const { prefix, complete, rest } = await readPrefix(response.body, MIN_COMPRESSED_BYTES);
     if (complete || !coding) {
       if (complete) headers.set("content-length", String(prefix.byteLength));
       if (request.method === "HEAD") {
@@ -75,9 +77,10 @@ export function createRepresentation(): Represent {
     const reads = request.method === "GET" || request.method === "HEAD";
     const path = new URL(request.url).pathname;
     const represented =
-      reads && response.status === 200 && response.body && REVALIDATED_PATH.test(path)
+      // Only whole documents are buffered; an event stream (GraphQL over SSE) is passed through.
+      reads && response.status === 200 && response.body && compressible && REVALIDATED_PATH.test(path)
         ? await revalidated(request, response, coding)
-        : await streamed(request, response, coding);
+        : await streamed(request, response, compressible, coding);
     if (compressible || represented.status === 304) represented.headers.append("vary", "Accept-Encoding");
     return represented;
   };

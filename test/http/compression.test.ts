@@ -71,7 +71,7 @@ describeEachDatabase("compression", (provider) => {
 
   it("sends identity when Accept-Encoding prefers it, or is absent", async () => {
     const path = `/v1/tool-releases/${release.id}`;
-    for (const headers of [{}, { "accept-encoding": "gzip;q=0.5, identity" }, { "accept-encoding": "deflate" }]) {
+    for (const headers of [{}, { "accept-encoding": "gzip;q=0.5, identity" }, { "accept-encoding": "deflate" }] as Record<string, string>[]) {
       const response = await get(path, headers);
       expect(response.headers["content-encoding"], JSON.stringify(headers)).toBeUndefined();
       expect(JSON.parse(response.body.toString()).id).toBe(release.id);
@@ -118,6 +118,19 @@ describeEachDatabase("compression", (provider) => {
       expect(compressed.headers["cache-control"]).toBe("no-store");
       expect(decoded(compressed)).toEqual(identity.body);
     }
+  });
+
+  it("passes event streams (GraphQL over SSE) through uncompressed and unbuffered", async () => {
+    const response = await rawRequest(service.url, "POST", "/graphql", {
+      authorization: `Bearer ${world.owner.token}`,
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      "accept-encoding": "br",
+    }, JSON.stringify({ query: "{ me { email } }" }));
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^text\/event-stream/);
+    expect(response.headers["content-encoding"]).toBeUndefined();
+    expect(response.body.toString()).toContain(world.owner.account.email);
   });
 
   it("compresses the GraphiQL page to less than a third of its size, the same bytes each time", async () => {
