@@ -129,7 +129,8 @@ describeEachDatabase("compression", (provider) => {
     }, JSON.stringify({ query: "{ me { email } }" }));
     expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^text\/event-stream/);
-    expect(response.headers["content-encoding"]).toBeUndefined();
+    // Yoga marks event streams `content-encoding: none` so that proxies do not buffer them.
+    expect(response.headers["content-encoding"] ?? "identity").not.toMatch(/^(?:br|gzip)$/);
     expect(response.body.toString()).toContain(world.owner.account.email);
   });
 
