@@ -12,6 +12,7 @@ import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
 import { withBoundedBody } from "./body-limit.js";
 import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
 import { createRateLimiter } from "./rate-limit.js";
+import { createRepresentation } from "./representation.js";
 import { runInRequestScope } from "./request-scope.js";
 import { prepareRoutes, runRoute } from "./rest/executor.js";
 import type { RestRoute } from "./rest/route.js";
@@ -51,6 +52,7 @@ export function createApp(options: AppOptions): FetchHandler {
   const yoga = createGraphQLHandler({ schema, logger, introspection: options.introspection, graphiqlToken: options.graphiqlToken });
   const prepared = prepareRoutes(schema, options.routes);
   const limiter = createRateLimiter(options.rateLimit ?? OFF);
+  const represent = createRepresentation();
 
   /**
    * Authenticates once, charges the rate limit, then hands the request and its context to `handle`.
@@ -90,15 +92,19 @@ export function createApp(options: AppOptions): FetchHandler {
   for (const method of GRAPHQL_METHODS) router[method.toLowerCase() as "get" | "post"]("/graphql", graphql);
   router.options("/graphql", graphql); // CORS preflight
   for (const route of prepared) {
-    router[route.route.method.toLowerCase() as "get" | "post" | "delete"](
-      route.route.path,
-      api((request, context) => runRoute(schema, route, request as unknown as IRequest, context), errorResponse),
-    );
+    const handler = api((request, context) => runRoute(schema, route, request as unknown as IRequest, context), errorResponse);
+    router[route.route.method.toLowerCase() as "get" | "post" | "delete"](route.route.path, handler);
+    // HEAD runs the GET; the representation step below drops the body and keeps its headers.
+    if (route.route.method === "GET") router.head(route.route.path, handler);
   }
   const allowedMethods = methodsByPath(options.routes);
   router.all("*", (request) => {
     const path = new URL(request.url).pathname;
     const allowed = allowedMethods(path);
+    // Not authenticated: it tells no more than docs/api.md, and browsers send preflights without tokens.
+    if (request.method === "OPTIONS" && allowed.length > 0 && !GRAPHQL_PATH.test(path)) {
+      return new Response(null, { status: 204, headers: { allow: allowed.join(", ") } });
+    }
     if (allowed.length > 0) {
       const refusal = graphQLErrorFor(new DomainError("METHOD_NOT_ALLOWED", `method ${request.method} not allowed; use ${allowed.join(", ")}`));
       return (GRAPHQL_PATH.test(path) ? graphqlErrorResponse : errorResponse)(refusal, { allow: allowed.join(", ") });
@@ -117,6 +123,7 @@ export function createApp(options: AppOptions): FetchHandler {
       // E.g. the database failing while the token is authenticated: the same translation as resolvers get.
       response = errorResponse(maskError(error, (original) => logger.error({ err: original, requestId }, "unhandled error")));
     }
+    response = await represent(request, response);
     response = withHeader(response, "x-request-id", requestId);
     // The refused body may still be arriving; a fresh connection is cheaper than draining it.
     if (response.status === 413) response = withHeader(response, "connection", "close");
@@ -154,14 +161,20 @@ function withHeader(response: Response, name: string, value: string): Response {
   }
 }
 
-/** For 405: which methods the route table offers for a path. */
+/** In the order `Allow` lists them. */
+const METHOD_ORDER = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"];
+
+/** For 405 and OPTIONS: which methods the route table offers for a path; a REST path with GET offers HEAD, and every REST path OPTIONS. */
 function methodsByPath(routes: readonly RestRoute[]): (path: string) => string[] {
   const patterns = [
-    ...GRAPHQL_METHODS.map((method) => ({ method, regex: GRAPHQL_PATH })),
+    ...GRAPHQL_METHODS.map((method) => ({ methods: [method], regex: GRAPHQL_PATH })),
     ...routes.map((route) => ({
-      method: route.method,
+      methods: [route.method, ...(route.method === "GET" ? ["HEAD"] : []), "OPTIONS"],
       regex: new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, "[^/]+")}/?$`),
     })),
   ];
-  return (path) => [...new Set(patterns.filter((pattern) => pattern.regex.test(path)).map((pattern) => pattern.method))];
+  return (path) => {
+    const offered = new Set(patterns.filter((pattern) => pattern.regex.test(path)).flatMap((pattern) => pattern.methods));
+    return METHOD_ORDER.filter((method) => offered.has(method));
+  };
 }

@@ -173,7 +173,7 @@ describeEachDatabase("hostile input", (provider) => {
     it("answers PUT and PATCH on a REST path with 405 and the allowed methods", async () => {
       const result = await raw(service.url, "PATCH", `/v1/tool-releases/${world.environment.id}`, admin, "{}");
       expectRestError(result, 405, "METHOD_NOT_ALLOWED");
-      expect(result.headers.allow).toBe("GET, DELETE");
+      expect(result.headers.allow).toBe("GET, HEAD, DELETE, OPTIONS");
     });
 
     it("answers malformed JSON in GET /graphql?variables= with 400 REQUEST_INVALID naming the parameter", async () => {

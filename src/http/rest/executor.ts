@@ -33,7 +33,7 @@ export async function runRoute(
   try {
     // Every /v1 operation is protected: 401 comes before anything about the request's content.
     context.actor();
-    const body = request.method === "GET" ? undefined : await readJsonBody(request as unknown as Request);
+    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await readJsonBody(request as unknown as Request);
     const variables = prepared.route.variables({ params: request.params, query: new URL(request.url).searchParams, body });
     const result = await execute({ schema, document: prepared.document, variableValues: variables, contextValue: context });
     if (result.errors?.length) {

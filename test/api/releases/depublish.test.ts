@@ -112,7 +112,7 @@ describeEachDatabase("DELETE /v1/tool-releases/{release_id}: de-publish a tool r
     const result = await world.owner.http.request("PUT", `/v1/tool-releases/${release.id}`, {});
     expect(result.status).toBe(405);
     expect(result.body).toEqual(errorBody("METHOD_NOT_ALLOWED"));
-    expect(result.headers.get("allow")).toBe("GET, DELETE");
+    expect(result.headers.get("allow")).toBe("GET, HEAD, DELETE, OPTIONS");
   });
 
   it("answers 404 NOT_FOUND for an unknown route", async () => {

@@ -139,7 +139,7 @@ describeEachDatabase("POST /v1/tool-releases/{release_id}/restore: restore a too
     const result = await world.owner.http.get(`/v1/tool-releases/${release.id}/restore`);
     expect(result.status).toBe(405);
     expect(result.body).toEqual(errorBody("METHOD_NOT_ALLOWED"));
-    expect(result.headers.get("allow")).toBe("POST");
+    expect(result.headers.get("allow")).toBe("POST, OPTIONS");
   });
 
   it("answers 404 NOT_FOUND for an unknown route", async () => {

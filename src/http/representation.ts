@@ -1,0 +1,121 @@
+// The last step before a response leaves: its cache policy, ETag and 304, its content coding, and
+// no body for HEAD. Successful reads of /v1 and /graphql (GET and HEAD answering 200) are
+// revalidated with a strong ETag; everything else (errors, writes, health checks) is never stored.
+import { compressionStream, createCompressedBodyCache, isCompressible, MIN_COMPRESSED_BYTES, negotiateContentCoding, type ContentCoding } from "./compression.js";
+import { ifNoneMatchMatches, strongETag } from "./etag.js";
+
+/**
+ * Every read depends on the caller's token: shared caches must not store it, and a client's cache
+ * must ask again (a 304 is cheap) because grants and lifecycles change.
+ */
+export const CACHE_CONTROL_READ = "private, no-cache";
+export const CACHE_CONTROL_OTHER = "no-store";
+
+const REVALIDATED_PATH = /^\/(?:v1\/|graphql\/?$)/;
+
+/** Headers a 304 carries over from the 200 it stands for (RFC 9110 15.4.5). */
+const NOT_MODIFIED_HEADERS = ["cache-control", "etag", "vary", "content-location", "date", "expires"];
+
+export type Represent = (request: Request, response: Response) => Promise<Response>;
+
+export function createRepresentation(): Represent {
+  const compressedBodies = createCompressedBodyCache();
+
+  /** A 200 read: buffered (it is one JSON or HTML string already), tagged, maybe 304, maybe compressed. */
+  const revalidated = async (request: Request, response: Response, coding: ContentCoding | undefined): Promise<Response> => {
+    const body = new Uint8Array(await response.arrayBuffer()) as Uint8Array<ArrayBuffer>;
+    const used = coding && body.byteLength >= MIN_COMPRESSED_BYTES ? coding : undefined;
+    const etag = strongETag(body, used);
+    const headers = new Headers(response.headers);
+    headers.set("etag", etag);
+    headers.set("cache-control", CACHE_CONTROL_READ);
+    if (ifNoneMatchMatches(request.headers.get("if-none-match"), etag)) {
+      const notModified = new Headers();
+      for (const name of NOT_MODIFIED_HEADERS) {
+        const value = headers.get(name);
+        if (value !== null) notModified.set(name, value);
+      }
+      return new Response(null, { status: 304, headers: notModified });
+    }
+    const sent = used ? await compressedBodies.compress(etag, body, used) : body;
+    if (used) headers.set("content-encoding", used);
+    headers.set("content-length", String(sent.byteLength));
+    return new Response(request.method === "HEAD" ? null : sent, { status: response.status, statusText: response.statusText, headers });
+  };
+
+  /** Anything else: streamed through, compressed once it proves to be at least MIN_COMPRESSED_BYTES long. */
+  const streamed = async (request: Request, response: Response, compressible: boolean, coding: ContentCoding | undefined): Promise<Response> => {
+    const headers = new Headers(response.headers);
+    if (!headers.has("cache-control")) headers.set("cache-control", CACHE_CONTROL_OTHER);
+    if (!response.body || response.status === 204 || response.status === 304) {
+      return new Response(null, { status: response.status, statusText: response.statusText, headers });
+    }
+    const init = { status: response.status, statusText: response.statusText, headers };
+    // Not ours to buffer: it may be a stream that never reaches 1 KiB (an event stream, say).
+    if (!compressible) return new Response(request.method === "HEAD" ? null : response.body, init);
+    const { prefix, complete, rest } = await readPrefix(response.body, MIN_COMPRESSED_BYTES);
+    if (complete || !coding) {
+      if (complete) headers.set("content-length", String(prefix.byteLength));
+      if (request.method === "HEAD") {
+        await rest.cancel();
+        return new Response(null, init);
+      }
+      return new Response(rest, init);
+    }
+    headers.set("content-encoding", coding);
+    headers.delete("content-length");
+    if (request.method === "HEAD") {
+      await rest.cancel();
+      return new Response(null, init);
+    }
+    return new Response(rest.pipeThrough(compressionStream(coding)), init);
+  };
+
+  return async (request, response) => {
+    const compressible = isCompressible(response.headers.get("content-type"));
+    const coding = compressible && !response.headers.has("content-encoding") ? negotiateContentCoding(request.headers.get("accept-encoding")) : undefined;
+    const reads = request.method === "GET" || request.method === "HEAD";
+    const path = new URL(request.url).pathname;
+    const represented =
+      // Only whole documents are buffered; an event stream (GraphQL over SSE) is passed through.
+      reads && response.status === 200 && response.body && compressible && REVALIDATED_PATH.test(path)
+        ? await revalidated(request, response, coding)
+        : await streamed(request, response, compressible, coding);
+    if (compressible || represented.status === 304) represented.headers.append("vary", "Accept-Encoding");
+    return represented;
+  };
+}
+
+/**
+ * Reads `body` until `bytes` bytes or its end, and gives back a stream that replays what was read
+ * and then the rest; `complete` when the end came first, `prefix` then being the whole body.
+ */
+async function readPrefix(body: ReadableStream<Uint8Array>, bytes: number): Promise<{ prefix: Uint8Array; complete: boolean; rest: ReadableStream<Uint8Array> }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  let complete = false;
+  while (length < bytes) {
+    const { done, value } = await reader.read();
+    if (done) {
+      complete = true;
+      break;
+    }
+    chunks.push(value);
+    length += value.byteLength;
+  }
+  const prefix = Buffer.concat(chunks, length);
+  const rest = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (length > 0) controller.enqueue(new Uint8Array(prefix.buffer, prefix.byteOffset, prefix.byteLength));
+      if (complete) controller.close();
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { prefix, complete, rest };
+}
