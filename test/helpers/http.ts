@@ -1,4 +1,5 @@
 // A tiny HTTP client for tests: JSON in, status + JSON out, with a bearer token.
+import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-status.js";
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -39,6 +40,8 @@ export function client(baseUrl: string, token?: string): Client {
     get: (path) => request("GET", path),
     post: (path, body) => request("POST", path, body),
     delete: (path, body) => request("DELETE", path, body),
-    graphql: (query, variables) => request("POST", "/graphql", { query, variables }, { accept: "application/json" }),
+    // The media type GraphQL-over-HTTP clients ask for first (graphql-http, urql, Apollo Client):
+    // statuses follow the errors when `data` is absent or null. `application/json`: graphql-status.ts.
+    graphql: (query, variables) => request("POST", "/graphql", { query, variables }, { accept: GRAPHQL_RESPONSE_JSON }),
   };
 }
