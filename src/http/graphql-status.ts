@@ -44,13 +44,13 @@ function statusOf(error: { extensions?: Record<string, unknown> | undefined }): 
  * served in from the response's content-type.
  */
 export function useGraphQLOverHttpStatuses(): Plugin {
-  /** Requests whose GraphQL document was read: well-formed GraphQL-over-HTTP requests. */
+  /** Well-formed GraphQL-over-HTTP requests: their parameters have the spec's shapes and their document was read. */
   const wellFormed = new WeakSet<Request>();
   const resultOf = new WeakMap<Request, Result>();
   return {
     onParse({ context }) {
-      const request = (context as { request?: Request }).request;
-      if (request) wellFormed.add(request);
+      const { request, params } = context as { request?: Request; params?: unknown };
+      if (request && hasWellFormedParameters(params)) wellFormed.add(request);
     },
     onResultProcess({ request, result }) {
       if (!Array.isArray(result) && !(Symbol.asyncIterator in result)) resultOf.set(request, result);
@@ -63,4 +63,12 @@ export function useGraphQLOverHttpStatuses(): Plugin {
       if (status !== response.status) setResponse(new fetchAPI.Response(response.body, { status, headers: response.headers }));
     },
   };
+}
+
+/** The spec's parameter shapes: `query` a string, `operationName` a string, `variables` and `extensions` maps. */
+function hasWellFormedParameters(params: unknown): boolean {
+  if (typeof params !== "object" || params === null) return false;
+  const { query, operationName, variables, extensions } = params as Record<string, unknown>;
+  const isMap = (value: unknown) => value === undefined || value === null || (typeof value === "object" && !Array.isArray(value));
+  return typeof query === "string" && (operationName === undefined || operationName === null || typeof operationName === "string") && isMap(variables) && isMap(extensions);
 }
