@@ -6,7 +6,7 @@
 // cross-site page cannot make a browser send an authenticated request. The body size cap is
 // applied before Yoga, in app.ts.
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { createYoga, processRegularResult, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { DomainError, invalidRequest } from "../domain/errors.js";
@@ -18,6 +18,7 @@ import { GRAPHIQL_DEFAULT_QUERY } from "./graphiql.js";
 import { useGraphQLOverHttpStatuses } from "./graphql-status.js";
 import { jsonDepthExceeds, tooDeep } from "./json-depth.js";
 import { usePersistedQueries } from "./persisted-queries.js";
+import { useNegotiatedResponseMediaType } from "./response-media-type.js";
 
 export interface RequestServerContext {
   requestId: string;
@@ -53,7 +54,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       useGraphQLOverHttpStatuses(),
       useMalformedRequestsAsRequestInvalid(),
       usePersistedQueries(),
-      useJsonWhateverTheAccept(),
+      useNegotiatedResponseMediaType(),
       ...graphqlArmorPlugins({ introspection: options.introspection }),
       useListArgumentLimit(),
       ...(options.introspection ? [] : [useDisabledIntrospection()]),
@@ -140,18 +141,6 @@ function jsonProblem(name: string, value: string | null): string[] {
   } catch (error) {
     return [`query.${name}: malformed JSON (${(error as Error).message})`];
   }
-}
-
-/**
- * Yoga answers 406 with an empty body when the Accept header names nothing it produces; toolgate
- * answers JSON instead, as it does for every error, whatever Accept says.
- */
-function useJsonWhateverTheAccept(): Plugin {
-  return {
-    onResultProcess({ resultProcessor, setResultProcessor }) {
-      if (!resultProcessor) setResultProcessor(processRegularResult, "application/json");
-    },
-  };
 }
 
 /** Literal lists over GRAPHQL_LIMITS.maxListArgumentItems are validation errors (list-limits.ts). */
