@@ -8,17 +8,23 @@ import { LRUCache } from "lru-cache";
 import { DomainError } from "../domain/errors.js";
 import { graphQLErrorFor } from "../graphql/error-codes.js";
 
+export interface PersistedQueryLimits {
+  maxQueries: number;
+  maxTotalChars: number;
+  ttlMs: number;
+}
+
 /** The store's bounds: a hash-flood evicts the least recently used queries; memory stays bounded. */
-export const PERSISTED_QUERY_LIMITS = {
+export const PERSISTED_QUERY_LIMITS: Readonly<PersistedQueryLimits> = {
   /** Queries kept at most. */
   maxQueries: 1000,
   /** Characters of query text kept at most, all queries together (~16 MB of UTF-16). */
   maxTotalChars: 8 * 1024 * 1024,
   /** A query unused this long is forgotten (the client sends it again on PERSISTED_QUERY_NOT_FOUND). */
   ttlMs: 24 * 60 * 60 * 1000,
-} as const;
+};
 
-export function createPersistedQueryStore(limits = PERSISTED_QUERY_LIMITS): APQStore {
+export function createPersistedQueryStore(limits: Readonly<PersistedQueryLimits> = PERSISTED_QUERY_LIMITS): APQStore {
   const cache = new LRUCache<string, string>({
     max: limits.maxQueries,
     maxSize: limits.maxTotalChars,
