@@ -81,7 +81,7 @@ function useHttpStatusInErrorBodies(): Plugin {
   return {
     onResultProcess({ result }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
-      const errors = result.errors.map((error) => (error instanceof GraphQLError ? error.toJSON() : error));
+      const errors = result.errors.map((error) => withoutYogaFlags(error instanceof GraphQLError ? error.toJSON() : error));
       result.stringify = () => JSON.stringify({ ...result, errors });
     },
   };
@@ -98,6 +98,14 @@ function methodNotAllowed(error: unknown): GraphQLError | undefined {
   const refusal = graphQLErrorFor(new DomainError("METHOD_NOT_ALLOWED", error.message));
   (refusal.extensions as unknown as ErrorExtensions).http.headers = { allow: "POST" };
   return refusal;
+}
+
+/** Yoga marks the errors it raises `extensions.http.spec` (its own status switch); the body keeps only what clients use. */
+function withoutYogaFlags<T extends { extensions?: Record<string, unknown> | undefined }>(error: T): T {
+  const http = error.extensions?.http as Record<string, unknown> | undefined;
+  if (!http || !("spec" in http)) return error;
+  const { spec: _spec, ...rest } = http;
+  return { ...error, extensions: { ...error.extensions, http: rest } };
 }
 
 /** The query-string parameters GraphQL over GET carries as JSON. */
