@@ -11,6 +11,7 @@ import { COMPLEXITY_OPTIONS } from "./complexity.js";
 import type { Context } from "./context.js";
 import FieldGuardsPlugin from "./field-guards.js";
 import { assertListArgumentWithinLimit } from "./list-limits.js";
+import { decodeGlobalIdLeniently, malformedGlobalIdError } from "./global-ids.js";
 import { visibleGlobalIds } from "./node-visibility.js";
 
 export const builder = new SchemaBuilder<{
@@ -37,6 +38,7 @@ export const builder = new SchemaBuilder<{
   },
   relay: {
     idFieldName: "nodeId",
+    decodeGlobalID: decodeGlobalIdLeniently,
     clientMutationId: "omit",
     cursorType: "String",
     nodesOnConnection: { description: "The nodes of the page, without their edges." },
@@ -46,15 +48,20 @@ export const builder = new SchemaBuilder<{
     nodeQueryOptions: {
       description: "Fetch any object by its Relay global id (`nodeId`); null when it does not exist or you may not see it.",
       args: { id: { description: "A Relay global id (`nodeId`)." } },
-      resolve: async (_root, args, context, info): Promise<unknown> =>
-        (await resolveNodes(builder, context, info, await visibleGlobalIds(context, [args.id])))[0],
+      resolve: async (_root, args, context, info): Promise<unknown> => {
+        const malformed = malformedGlobalIdError("id", args.id);
+        if (malformed) throw malformed;
+        return (await resolveNodes(builder, context, info, await visibleGlobalIds(context, [args.id])))[0];
+      },
     },
     nodesQueryOptions: {
       description: "Fetch objects by their Relay global ids; null entries for the ones you may not see.",
       args: { ids: { description: "Relay global ids (`nodeId`)." } },
       resolve: async (_root, args, context, info): Promise<unknown[]> => {
         assertListArgumentWithinLimit("nodes", "ids", args.ids);
-        return resolveNodes(builder, context, info, await visibleGlobalIds(context, args.ids));
+        const nodes = await resolveNodes(builder, context, info, await visibleGlobalIds(context, args.ids));
+        // A malformed id is an error at its own entry (["nodes", i]); GraphQL reports a returned Error there.
+        return nodes.map((node, index) => malformedGlobalIdError(`ids[${index}]`, args.ids[index]!) ?? node);
       },
     },
     cursorFieldOptions: { description: "Opaque cursor of this edge; pass it as `after` or `before`." },

@@ -10,11 +10,15 @@ import { DomainError, type ErrorCode } from "../domain/errors.js";
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   REQUEST_INVALID: 400,
+  // Automatic persisted queries (persisted-queries.ts): the hash and the query do not match.
+  PERSISTED_QUERY_MISMATCH: 400,
   DUPLICATE_TOOL_MIDDLEWARE_PUBLICATION: 400,
   TOOL_MIDDLEWARE_PUBLICATION_NAME_MISMATCH: 400,
   AUTH_UNAUTHORIZED: 401,
   AUTH_FORBIDDEN: 403,
   NOT_FOUND: 404,
+  // Automatic persisted queries: the hash is not (or no longer) stored; send it with the query.
+  PERSISTED_QUERY_NOT_FOUND: 404,
   ACCOUNT_NOT_FOUND: 404,
   ENVIRONMENT_NOT_FOUND: 404,
   ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND: 404,

@@ -1,17 +1,24 @@
-// GraphQL over HTTP at /graphql: Yoga with the shared context, error masking, GraphiQL and the
-// endpoint's hardening (query limits, introspection switch, CSRF prevention, no batching, every
-// refusal in the spec's JSON error shape). The body size cap is applied before Yoga, in app.ts.
+// GraphQL over HTTP at /graphql: Yoga with the shared context, error masking, GraphiQL, automatic
+// persisted queries, the GraphQL-over-HTTP spec's statuses (graphql-status.ts) and the endpoint's
+// hardening (query limits, introspection switch, no batching, every refusal in the spec's JSON error
+// shape). Queries may be sent with GET, mutations only with POST (Yoga answers 405 otherwise). There
+// is no CSRF header check: toolgate authenticates with bearer headers only, never cookies, so a
+// cross-site page cannot make a browser send an authenticated request. The body size cap is
+// applied before Yoga, in app.ts.
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { createYoga, processRegularResult, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { DomainError, invalidRequest } from "../domain/errors.js";
 import { graphqlArmorPlugins } from "../graphql/armor.js";
 import type { Context } from "../graphql/context.js";
 import { ListArgumentLimitRule } from "../graphql/list-limits.js";
-import { HTTP_STATUS_BY_CODE, maskError, requestErrorFor } from "../graphql/error-codes.js";
+import { graphQLErrorFor, HTTP_STATUS_BY_CODE, maskError, requestErrorFor, type ErrorExtensions } from "../graphql/error-codes.js";
 import { GRAPHIQL_DEFAULT_QUERY } from "./graphiql.js";
+import { useGraphQLOverHttpStatuses } from "./graphql-status.js";
 import { jsonDepthExceeds, tooDeep } from "./json-depth.js";
+import { usePersistedQueries } from "./persisted-queries.js";
+import { useNegotiatedResponseMediaType } from "./response-media-type.js";
 
 export interface RequestServerContext {
   requestId: string;
@@ -40,12 +47,14 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
     maxRequestBodySize: false,
     context: ({ request, createContext }) => createContext(request),
     maskedErrors: {
-      maskError: (error) => maskError(error, (original) => options.logger.error({ err: original }, "unexpected GraphQL error")),
+      maskError: (error) =>
+        methodNotAllowed(error) ?? maskError(error, (original) => options.logger.error({ err: original }, "unexpected GraphQL error")),
     },
     plugins: [
-      useCsrfPrevention(),
+      useGraphQLOverHttpStatuses(),
       useMalformedRequestsAsRequestInvalid(),
-      useJsonWhateverTheAccept(),
+      usePersistedQueries(),
+      useNegotiatedResponseMediaType(),
       ...graphqlArmorPlugins({ introspection: options.introspection }),
       useListArgumentLimit(),
       ...(options.introspection ? [] : [useDisabledIntrospection()]),
@@ -72,34 +81,31 @@ function useHttpStatusInErrorBodies(): Plugin {
   return {
     onResultProcess({ result }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
-      const errors = result.errors.map((error) => (error instanceof GraphQLError ? error.toJSON() : error));
+      const errors = result.errors.map((error) => withoutYogaFlags(error instanceof GraphQLError ? error.toJSON() : error));
       result.stringify = () => JSON.stringify({ ...result, errors });
     },
   };
 }
 
-/** Any one of these headers proves the request was not sent by a plain HTML form or <img>. */
-export const CSRF_HEADERS = ["x-graphql-csrf", "x-graphql-yoga-csrf", "apollo-require-preflight"] as const;
-
-/** Content types a browser sends cross-site without a CORS preflight. */
-const SIMPLE_CONTENT_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data", "text/plain"];
-
 /**
- * A cross-site page can make a browser send GET requests and form POSTs without asking (and with
- * its cookies). Such requests must carry one of CSRF_HEADERS; JSON POSTs need nothing, because a
- * browser preflights them. GraphiQL's page itself is served before this hook.
+ * Yoga refuses a mutation sent with GET with a bare 405 error (`allow: POST`); here it is
+ * METHOD_NOT_ALLOWED from the error table, as app.ts answers other methods. The spec's MUST: 405.
  */
-function useCsrfPrevention(): Plugin {
-  return {
-    onRequestParse({ request }) {
-      const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-      const preflighted = contentType !== undefined && contentType !== "" && !SIMPLE_CONTENT_TYPES.includes(contentType);
-      if (preflighted || CSRF_HEADERS.some((header) => request.headers.has(header))) return;
-      throw invalidRequest([
-        `GraphQL requests must be POSTed with content-type application/json, or carry an ${CSRF_HEADERS[0]} header (cross-site request forgery protection)`,
-      ]);
-    },
-  };
+function methodNotAllowed(error: unknown): GraphQLError | undefined {
+  if (!(error instanceof GraphQLError)) return undefined;
+  const http = error.extensions.http as { status?: number; headers?: Record<string, string> } | undefined;
+  if (http?.status !== 405) return undefined;
+  const refusal = graphQLErrorFor(new DomainError("METHOD_NOT_ALLOWED", error.message));
+  (refusal.extensions as unknown as ErrorExtensions).http.headers = { allow: "POST" };
+  return refusal;
+}
+
+/** Yoga marks the errors it raises `extensions.http.spec` (its own status switch); the body keeps only what clients use. */
+function withoutYogaFlags<T extends { extensions?: Record<string, unknown> | undefined }>(error: T): T {
+  const http = error.extensions?.http as Record<string, unknown> | undefined;
+  if (!http || !("spec" in http)) return error;
+  const { spec: _spec, ...rest } = http;
+  return { ...error, extensions: { ...error.extensions, http: rest } };
 }
 
 /** The query-string parameters GraphQL over GET carries as JSON. */
@@ -145,18 +151,6 @@ function jsonProblem(name: string, value: string | null): string[] {
   }
 }
 
-/**
- * Yoga answers 406 with an empty body when the Accept header names nothing it produces; toolgate
- * answers JSON instead, as it does for every error, whatever Accept says.
- */
-function useJsonWhateverTheAccept(): Plugin {
-  return {
-    onResultProcess({ resultProcessor, setResultProcessor }) {
-      if (!resultProcessor) setResultProcessor(processRegularResult, "application/json");
-    },
-  };
-}
-
 /** Literal lists over GRAPHQL_LIMITS.maxListArgumentItems are validation errors (list-limits.ts). */
 function useListArgumentLimit(): Plugin {
   return {
@@ -176,9 +170,9 @@ function useDisabledIntrospection(): Plugin {
 }
 
 /**
- * Documents that fail validation (unknown fields, exceeded limits, disabled introspection) answer
- * 400 REQUEST_INVALID like syntax errors do. Yoga would answer them 200 to `Accept: application/json`
- * (the GraphQL-over-HTTP rule its `http.spec` flag selects); toolgate's status never depends on Accept.
+ * Documents that fail validation (unknown fields, exceeded limits, disabled introspection) carry
+ * REQUEST_INVALID (status 400 in the body) like syntax errors do. The response's status is decided
+ * by graphql-status.ts: 400 for `application/graphql-response+json`, 200 for `application/json`.
  */
 function useInvalidDocumentsAsRequestInvalid(): Plugin {
   return {
@@ -194,11 +188,5 @@ function asRequestInvalid(thrown: Error): GraphQLError {
   const error = thrown instanceof GraphQLError ? thrown : new GraphQLError(thrown.message);
   const code = error.extensions.code;
   const coded = typeof code === "string" && code in HTTP_STATUS_BY_CODE ? error : requestErrorFor([error]);
-  const http = coded.extensions.http as Record<string, unknown> | undefined;
-  return new GraphQLError(coded.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    extensions: { ...coded.extensions, http: { ...http, spec: false } },
-  });
+  return new GraphQLError(coded.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: coded.extensions });
 }

@@ -6,6 +6,7 @@ import { GRAPHQL_LIMITS } from "../../src/graphql/armor.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { REST_ROUTES } from "../../src/http/rest/routes.js";
 import { GRAPHIQL_DEFAULT_QUERY } from "../../src/http/graphiql.js";
+import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-status.js";
 import { createGraphQLHandler } from "../../src/http/yoga.js";
 import { client, type Client, type HttpResult } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
@@ -124,7 +125,7 @@ describeEachDatabase("/graphql hardening", (provider) => {
     });
 
     it(`rejects a document of ${maxTokens + 1} tokens with 400 REQUEST_INVALID naming the token limit`, async () => {
-      const result = await admin.request("POST", "/graphql", { query: documentOfTokens(maxTokens + 1), operationName: "Q0" });
+      const result = await admin.request("POST", "/graphql", { query: documentOfTokens(maxTokens + 1), operationName: "Q0" }, { accept: GRAPHQL_RESPONSE_JSON });
       expectRequestInvalid(result, new RegExp(`Token limit of ${maxTokens} exceeded`));
     });
   });
@@ -211,44 +212,47 @@ describeEachDatabase("/graphql hardening", (provider) => {
     });
   });
 
-  describe("CSRF prevention", () => {
-    it("rejects a GET without a CSRF header with 400 REQUEST_INVALID", async () => {
-      expectRequestInvalid(await rawRequest(open, getQuery("{ me { id } }"), { headers: { accept: "application/json" } }), /x-graphql-csrf/);
+  // No CSRF header check: toolgate authenticates with bearer headers only, which a cross-site page
+  // cannot make a browser send. GET queries (urql's default) and their statuses: test/http/graphql-over-http.test.ts.
+  describe("request forms", () => {
+    it("answers a GET query without any CSRF header", async () => {
+      const result = await rawRequest(open, getQuery("{ me { email } }"), { headers: { accept: "application/json" } });
+      expectAccepted(result);
+      expect(result.body.data).toEqual({ me: { email: "admin@toolgate.local" } });
     });
 
-    it("rejects a form-encoded POST (what a cross-site HTML form sends)", async () => {
-      const result = await rawRequest(open, "/graphql", {
+    it("runs a form-encoded POST (what a cross-site HTML form sends) only as the token it carries: none, so anonymous", async () => {
+      const { me } = (await admin.graphql("{ me { id } }")).body.data;
+      const result = await fetch(`${open.url}/graphql`, {
         method: "POST",
-        headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ query: "mutation { __typename }" }).toString(),
+        headers: { accept: GRAPHQL_RESPONSE_JSON, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ query: `mutation { createEnvironment(input: { accountId: "${me.id}", name: "from-a-form" }) { id } }` }).toString(),
       });
-      expectRequestInvalid(result, /x-graphql-csrf/);
+      expect(result.status).toBe(401);
+      expect((await result.json()).errors[0].extensions.code).toBe("AUTH_UNAUTHORIZED");
     });
 
-    it("rejects a text/plain POST", async () => {
+    it("refuses a text/plain POST with 415 UNSUPPORTED_MEDIA_TYPE", async () => {
       const result = await rawRequest(open, "/graphql", {
         method: "POST",
         headers: { accept: "application/json", "content-type": "text/plain" },
         body: JSON.stringify({ query: "{ me { id } }" }),
       });
-      expectRequestInvalid(result, /x-graphql-csrf/);
+      expect(result.status).toBe(415);
+      expect(result.body.errors[0].extensions.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     });
 
-    it("answers a GET query that carries the x-graphql-csrf header", async () => {
-      const result = await rawRequest(open, getQuery("{ me { email } }"), { headers: { accept: "application/json", "x-graphql-csrf": "1" } });
-      expectAccepted(result);
-      expect(result.body.data).toEqual({ me: { email: "admin@toolgate.local" } });
-    });
-
-    it("rejects a mutation sent with GET even with the header", async () => {
-      const result = await rawRequest(open, getQuery("mutation { __typename }"), { headers: { accept: "application/json", "x-graphql-csrf": "1" } });
-      expectRequestInvalid(result, /mutation operation from a POST request/);
+    it("refuses a mutation sent with GET with 405 METHOD_NOT_ALLOWED", async () => {
+      const result = await rawRequest(open, getQuery("mutation { __typename }"), { headers: { accept: "application/json" } });
+      expect(result.status).toBe(405);
+      expect(result.headers.get("allow")).toBe("POST");
+      expect(result.body.errors[0]).toMatchObject({ message: expect.stringMatching(/mutation operation from a POST request/), extensions: { code: "METHOD_NOT_ALLOWED" } });
     });
   });
 
   describe("batching", () => {
     it("rejects an array of operations with 400 REQUEST_INVALID", async () => {
-      const result = await admin.request("POST", "/graphql", [{ query: "{ me { id } }" }, { query: "{ me { name } }" }], { accept: "application/json" });
+      const result = await admin.request("POST", "/graphql", [{ query: "{ me { id } }" }, { query: "{ me { name } }" }], { accept: GRAPHQL_RESPONSE_JSON });
       expectRequestInvalid(result, /Batching is not supported/);
     });
   });

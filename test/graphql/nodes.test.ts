@@ -111,8 +111,11 @@ describeEachDatabase("Relay node lookups", (provider) => {
       expect(await lookUp(world.admin, "Query", "x")).toBeNull();
     });
 
-    it("answers a global id that is not one with REQUEST_INVALID (400)", async () => {
-      expectGraphQLError(await world.owner.http.graphql(NODE, { id: "not a global id" }), "REQUEST_INVALID", 400);
+    it("answers a global id that is not one with REQUEST_INVALID (400) at its own field; data stays", async () => {
+      const result = await world.owner.http.graphql(NODE, { id: "not a global id" });
+      expectGraphQLError(result, "REQUEST_INVALID", 400);
+      expect(result.body.data).toEqual({ node: null });
+      expect(result.body.errors?.[0].path).toEqual(["node"]);
     });
 
     it("answers without valid credentials with AUTH_UNAUTHORIZED (401)", async () => {

@@ -4,7 +4,7 @@ import { encodeGlobalID } from "@pothos/plugin-relay";
 import { expect } from "vitest";
 import type { Environment, Grant, ToolRelease } from "../../src/db/generated/sqlite/client.js";
 import { createGrant } from "../../src/domain/grants.js";
-import type { HttpResult } from "../helpers/http.js";
+import { expectGraphQLErrorStatus, type HttpResult } from "../helpers/http.js";
 import type { Member, World } from "../helpers/world.js";
 
 export type GraphQLResult = HttpResult<{ data?: any; errors?: any[] }>;
@@ -28,9 +28,10 @@ export function dataOf(result: GraphQLResult): any {
   return result.body.data;
 }
 
-/** The answer failed with exactly one error of `code`, and the HTTP status says which. */
+/** The answer failed with exactly one error, of `code` and `status` (the response's status: expectGraphQLErrorStatus). */
 export function expectGraphQLError(result: GraphQLResult, code: string, status: number): void {
-  expect({ status: result.status, codes: result.body.errors?.map((error) => error.extensions?.code) }).toEqual({ status, codes: [code] });
+  expect(result.body.errors?.map((error) => error.extensions?.code)).toEqual([code]);
+  expectGraphQLErrorStatus(result, status);
 }
 
 export interface Page<T> {

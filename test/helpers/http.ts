@@ -1,4 +1,6 @@
 // A tiny HTTP client for tests: JSON in, status + JSON out, with a bearer token.
+import { expect } from "vitest";
+import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-status.js";
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -39,6 +41,19 @@ export function client(baseUrl: string, token?: string): Client {
     get: (path) => request("GET", path),
     post: (path, body) => request("POST", path, body),
     delete: (path, body) => request("DELETE", path, body),
-    graphql: (query, variables) => request("POST", "/graphql", { query, variables }, { accept: "application/json" }),
+    // The media type GraphQL-over-HTTP clients ask for first (graphql-http, urql, Apollo Client):
+    // statuses follow the errors when `data` is absent or null. `application/json`: graphql-status.ts.
+    graphql: (query, variables) => request("POST", "/graphql", { query, variables }, { accept: GRAPHQL_RESPONSE_JSON }),
   };
+}
+
+/**
+ * A /graphql answer failed with errors whose `extensions.http.status` is `status`. The response's
+ * status is that one when no data came back, and 200 beside data (a partial result: GraphQL over
+ * HTTP requires 2xx whenever `data` is non-null; src/http/graphql-status.ts).
+ */
+export function expectGraphQLErrorStatus(result: HttpResult<{ data?: unknown; errors?: any[] }>, status: number): void {
+  const partial = result.body.data !== null && result.body.data !== undefined;
+  const statuses = [...new Set(result.body.errors?.map((error) => error.extensions?.http?.status))];
+  expect({ response: result.status, errors: statuses }).toEqual({ response: partial ? 200 : status, errors: [status] });
 }

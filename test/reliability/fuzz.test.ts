@@ -112,7 +112,7 @@ function fuzzRequests(world: World, seed: number): FuzzRequest[] {
     const auth: Record<string, string> = token === undefined ? {} : { authorization: token.startsWith("Basic") || token === "" ? token : `Bearer ${token}` };
     if (get) {
       const query = new URLSearchParams({ query: document, ...(variables === undefined ? {} : { variables: JSON.stringify(variables) }) });
-      return { method: "GET", path: `/graphql?${query}`, headers: { "x-graphql-csrf": "1", accept: "application/json", ...auth } };
+      return { method: "GET", path: `/graphql?${query}`, headers: { accept: "application/json", ...auth } };
     }
     return { method: "POST", path: "/graphql", headers: { "content-type": contentType, accept: "application/json", ...auth }, body: JSON.stringify({ query: document, variables }) };
   });

@@ -4,6 +4,7 @@ import { depublishRelease } from "../../../src/domain/releases.js";
 import { describeEachDatabase, startTestService, type TestService } from "../../helpers/service.js";
 import { createWorld, type World } from "../../helpers/world.js";
 import { DEPUBLISH_RELEASE, errorBody, graphQLCode, itAnswers401WithoutValidCredentials, restReleaseOf, supersede, UNKNOWN_ID } from "./support.js";
+import { expectGraphQLErrorStatus } from "../../helpers/http.js";
 
 describeEachDatabase("DELETE /v1/tool-releases/{release_id}: de-publish a tool release", (provider) => {
   let service: TestService;
@@ -142,28 +143,28 @@ describeEachDatabase("DELETE /v1/tool-releases/{release_id}: de-publish a tool r
       await depublishRelease(service.db, world.owner.account, release.id);
       const result = await world.owner.http.graphql(DEPUBLISH_RELEASE, { id: release.id });
       expect(graphQLCode(result)).toBe("TOOL_RELEASE_LIFECYCLE_CONFLICT");
-      expect(result.status).toBe(409);
+      expectGraphQLErrorStatus(result, 409);
     });
 
     it("errors with AUTH_FORBIDDEN for a protected-system release", async () => {
       const release = await published({ origin: "protected-system" });
       const result = await world.owner.http.graphql(DEPUBLISH_RELEASE, { id: release.id });
       expect(graphQLCode(result)).toBe("AUTH_FORBIDDEN");
-      expect(result.status).toBe(403);
+      expectGraphQLErrorStatus(result, 403);
     });
 
     it("errors with TOOL_RELEASE_NOT_FOUND for another account's release", async () => {
       const release = await published();
       const result = await world.stranger.http.graphql(DEPUBLISH_RELEASE, { id: release.id });
       expect(graphQLCode(result)).toBe("TOOL_RELEASE_NOT_FOUND");
-      expect(result.status).toBe(404);
+      expectGraphQLErrorStatus(result, 404);
     });
 
     it("errors with AUTH_UNAUTHORIZED without a token", async () => {
       const release = await published();
       const result = await world.anonymous.graphql(DEPUBLISH_RELEASE, { id: release.id });
       expect(graphQLCode(result)).toBe("AUTH_UNAUTHORIZED");
-      expect(result.status).toBe(401);
+      expectGraphQLErrorStatus(result, 401);
       expect((await stored(release.id)).lifecycle).toBe("published");
     });
   });

@@ -7,6 +7,7 @@ import { definitionFor } from "../../fixtures/definitions/index.js";
 import { describeEachDatabase, startTestService, type TestService } from "../../helpers/service.js";
 import { createWorld, type World } from "../../helpers/world.js";
 import { errorBody, GET_RELEASE, graphQLCode, itAnswers401WithoutValidCredentials, restReleaseOf, supersede, UNKNOWN_ID } from "./support.js";
+import { expectGraphQLErrorStatus } from "../../helpers/http.js";
 
 describeEachDatabase("GET /v1/tool-releases/{release_id}: get a tool release", (provider) => {
   let service: TestService;
@@ -143,12 +144,12 @@ describeEachDatabase("GET /v1/tool-releases/{release_id}: get a tool release", (
     const result = await world.stranger.http.graphql(GET_RELEASE, { id: release.id });
     expect(result.body.data.toolRelease).toBeNull();
     expect(graphQLCode(result)).toBe("TOOL_RELEASE_NOT_FOUND");
-    expect(result.status).toBe(404);
+    expectGraphQLErrorStatus(result, 404);
   });
 
   it("GraphQL toolRelease errors with extensions.code AUTH_UNAUTHORIZED without a token", async () => {
     const result = await world.anonymous.graphql(GET_RELEASE, { id: release.id });
     expect(graphQLCode(result)).toBe("AUTH_UNAUTHORIZED");
-    expect(result.status).toBe(401);
+    expectGraphQLErrorStatus(result, 401);
   });
 });

@@ -4,6 +4,7 @@ import { depublishRelease } from "../../../src/domain/releases.js";
 import { describeEachDatabase, startTestService, type TestService } from "../../helpers/service.js";
 import { createWorld, type World } from "../../helpers/world.js";
 import { errorBody, graphQLCode, itAnswers401WithoutValidCredentials, restReleaseOf, RESTORE_RELEASE, supersede, UNKNOWN_ID } from "./support.js";
+import { expectGraphQLErrorStatus } from "../../helpers/http.js";
 
 describeEachDatabase("POST /v1/tool-releases/{release_id}/restore: restore a tool release", (provider) => {
   let service: TestService;
@@ -168,7 +169,7 @@ describeEachDatabase("POST /v1/tool-releases/{release_id}/restore: restore a too
       const release = await published();
       const result = await world.owner.http.graphql(RESTORE_RELEASE, { id: release.id });
       expect(graphQLCode(result)).toBe("TOOL_RELEASE_LIFECYCLE_CONFLICT");
-      expect(result.status).toBe(409);
+      expectGraphQLErrorStatus(result, 409);
     });
 
     it("errors with AUTH_FORBIDDEN for a protected-system release", async () => {
@@ -176,7 +177,7 @@ describeEachDatabase("POST /v1/tool-releases/{release_id}/restore: restore a too
       await service.db.toolRelease.update({ where: { id: system.id }, data: { lifecycle: "de-published" } });
       const result = await world.owner.http.graphql(RESTORE_RELEASE, { id: system.id });
       expect(graphQLCode(result)).toBe("AUTH_FORBIDDEN");
-      expect(result.status).toBe(403);
+      expectGraphQLErrorStatus(result, 403);
     });
 
     it("errors with LIMIT_EXCEEDED over the plan's published releases per account", async () => {
@@ -187,21 +188,21 @@ describeEachDatabase("POST /v1/tool-releases/{release_id}/restore: restore a too
       await world.publish(free, "graphql-limited", "2.0.0");
       const result = await free.http.graphql(RESTORE_RELEASE, { id: releases[0]!.id });
       expect(graphQLCode(result)).toBe("LIMIT_EXCEEDED");
-      expect(result.status).toBe(422);
+      expectGraphQLErrorStatus(result, 422);
     });
 
     it("errors with TOOL_RELEASE_NOT_FOUND for another account's release", async () => {
       const release = await depublished();
       const result = await world.stranger.http.graphql(RESTORE_RELEASE, { id: release.id });
       expect(graphQLCode(result)).toBe("TOOL_RELEASE_NOT_FOUND");
-      expect(result.status).toBe(404);
+      expectGraphQLErrorStatus(result, 404);
     });
 
     it("errors with AUTH_UNAUTHORIZED without a token", async () => {
       const release = await depublished();
       const result = await world.anonymous.graphql(RESTORE_RELEASE, { id: release.id });
       expect(graphQLCode(result)).toBe("AUTH_UNAUTHORIZED");
-      expect(result.status).toBe(401);
+      expectGraphQLErrorStatus(result, 401);
     });
   });
 });
