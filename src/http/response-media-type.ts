@@ -6,6 +6,7 @@ import { isAsyncIterable, processRegularResult, type Plugin } from "graphql-yoga
 import { GRAPHQL_RESPONSE_JSON } from "./graphql-status.js";
 
 const APPLICATION_JSON = "application/json";
+const STREAMING_TYPES = new Set(["text/event-stream", "multipart/mixed"]);
 
 /**
  * - The first of `application/graphql-response+json` and `application/json` in the client's order
@@ -16,8 +17,9 @@ const APPLICATION_JSON = "application/json";
  *   the audits predate that, and issue 9 asks for no audit warnings. Clients send an Accept header.
  * - An Accept header naming neither: `application/json`, as toolgate answers every error in JSON
  *   (the spec allows this instead of 406; Yoga would send an empty 406).
+ * - A streaming transport preferred (`text/event-stream`, `multipart/mixed`): undefined, Yoga's to serve.
  */
-export function responseMediaType(accept: string | null): string {
+export function responseMediaType(accept: string | null): string | undefined {
   if (!accept?.trim()) return APPLICATION_JSON;
   const ranges = accept
     .split(",")
@@ -29,18 +31,20 @@ export function responseMediaType(accept: string | null): string {
     .filter((range) => range.type !== "" && !(range.q <= 0) && !Number.isNaN(range.q))
     .sort((a, b) => b.q - a.q || a.position - b.position);
   for (const { type } of ranges) {
+    if (STREAMING_TYPES.has(type)) return undefined;
     if (type === GRAPHQL_RESPONSE_JSON) return GRAPHQL_RESPONSE_JSON;
     if (type === APPLICATION_JSON || type === "*/*" || type === "application/*") return APPLICATION_JSON;
   }
   return APPLICATION_JSON;
 }
 
-/** Serves every single result in responseMediaType; streams (never produced: no subscriptions, no @defer) stay Yoga's. */
+/** Serves every single result in responseMediaType; streams and streaming transports stay Yoga's. */
 export function useNegotiatedResponseMediaType(): Plugin {
   return {
     onResultProcess({ request, result, setResultProcessor }) {
       if (Array.isArray(result) || isAsyncIterable(result)) return;
-      setResultProcessor(processRegularResult, responseMediaType(request.headers.get("accept")));
+      const mediaType = responseMediaType(request.headers.get("accept"));
+      if (mediaType) setResultProcessor(processRegularResult, mediaType);
     },
   };
 }
