@@ -5,7 +5,7 @@ import { writeTransaction } from "./write-transaction.js";
 import type { Account, ApiToken } from "../db/generated/sqlite/client.js";
 import { requireAdmin, type Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest } from "./errors.js";
-import { accountInput, inputProblems } from "./inputs.js";
+import { accountInput, inputProblems, tokenInput } from "./inputs.js";
 import { canSeeAccount } from "./permissions.js";
 import type { Plan } from "./plans.js";
 import { generateSecret, hashSecret } from "./tokens.js";
@@ -50,9 +50,7 @@ export async function issueToken(
   if (actor !== "system" && !canSeeAccount(actor, input.accountId)) {
     throw accountNotFound(input.accountId);
   }
-  const problems: string[] = [];
-  if (input.name.trim() === "") problems.push("input.name: must not be empty");
-  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) problems.push("input.expiresAt: must be in the future");
+  const problems = inputProblems(tokenInput.pick({ name: true, expiresAt: true }), { name: input.name, expiresAt: input.expiresAt ?? undefined }, (field) => `input.${field}`);
   if (problems.length > 0) throw invalidRequest(problems);
   const secret = input.secret ?? generateSecret();
   const token = await writeTransaction(db, [], async (tx) => {

@@ -6,6 +6,7 @@ import type { Actor } from "./actor.js";
 import { accountNotFound } from "./accounts.js";
 import { DomainError, invalidRequest, limitExceeded } from "./errors.js";
 import { canSeeAccount, environmentAccess, environmentNotFound, requireOwner, visibleEnvironmentsWhere } from "./permissions.js";
+import { environmentInput, inputProblems } from "./inputs.js";
 import { limitsOf } from "./plans.js";
 
 export interface NewEnvironment {
@@ -17,7 +18,8 @@ export interface NewEnvironment {
 /** Accounts create environments for themselves; admins for anyone. */
 export async function createEnvironment(db: Database, actor: Actor | "system", input: NewEnvironment): Promise<Environment> {
   if (actor !== "system" && !canSeeAccount(actor, input.accountId)) throw accountNotFound(input.accountId);
-  if (input.name.trim() === "") throw invalidRequest(["input.name: must not be empty"]);
+  const problems = inputProblems(environmentInput.pick({ name: true }), input, (field) => `input.${field}`);
+  if (problems.length > 0) throw invalidRequest(problems);
   const name = input.name.trim();
   return writeTransaction(db, [writeLock.account(input.accountId)], async (tx) => {
     const owner = await tx.account.findUnique({ where: { id: input.accountId } });
