@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// The `toolgate` command: runs the TypeScript sources through tsx (no build step).
-import { register } from "tsx/esm/api";
+// The `toolgate` command: runs the compiled JavaScript in dist/ (built by `npm install`, `npm start`,
+// `npm test` and `npm run build`). `npm run toolgate` runs the TypeScript sources through tsx instead.
+import { existsSync } from "node:fs";
 
-register();
-await import("../src/cli/main.ts");
+const entry = new URL("../dist/cli/main.js", import.meta.url);
+if (!existsSync(entry)) {
+  console.error("toolgate is not built: run `npm run build` (or `npm install`) in the project directory");
+  process.exit(2);
+}
+await import(entry.href);

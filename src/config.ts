@@ -1,6 +1,7 @@
 // Reads and validates toolgate's configuration from environment variables, once, at start.
 import { z } from "zod";
 import type { PostgresSettings } from "./db/connection.js";
+import { MAX_TOKEN_CACHE_MS } from "./domain/token-cache.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -34,6 +35,12 @@ const environmentSchema = z.object({
   TOOLGATE_DB_STATEMENT_TIMEOUT_MS: milliseconds(15_000),
   TOOLGATE_DB_POOL_SIZE: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(1000).default(10),
   TOOLGATE_SHUTDOWN_GRACE_MS: milliseconds(10_000),
+  TOOLGATE_TOKEN_CACHE_MS: z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be an integer")
+    .min(0, "must be 0 (off) or more")
+    .max(MAX_TOKEN_CACHE_MS, `must be at most ${MAX_TOKEN_CACHE_MS} (the bound on noticing a revocation made through another replica)`)
+    .default(MAX_TOKEN_CACHE_MS),
 });
 
 function milliseconds(fallback: number) {
@@ -54,6 +61,8 @@ export interface Config {
   postgres: PostgresSettings;
   /** After SIGTERM, how long in-flight requests may take before their connections are cut. */
   shutdownGraceMs: number;
+  /** How long a looked-up API token is trusted before it is read again (0: never cached). */
+  tokenCacheMs: number;
 }
 
 /** Token buckets per API token and per client address (src/http/rate-limit.ts). */
@@ -100,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       poolSize: values.TOOLGATE_DB_POOL_SIZE,
     },
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
+    tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
     ...overrides,
   };
 }

@@ -50,6 +50,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     // A public page may hold a demo account's token, never the admin's: without demo accounts, no token.
     graphiqlToken: config.demo ? seeded.demoTokens?.owner : undefined,
     isReady: () => ready,
+    tokenCacheMs: config.tokenCacheMs,
   });
   const server = await listen(app, config.port, config.host);
   return {

@@ -9,6 +9,7 @@ import { accountInput, inputProblems, tokenInput } from "./inputs.js";
 import { canSeeAccount } from "./permissions.js";
 import type { Plan } from "./plans.js";
 import { generateSecret, hashSecret } from "./tokens.js";
+import { announceTokenRevoked } from "./token-cache.js";
 
 export interface NewAccount {
   name: string;
@@ -63,8 +64,8 @@ export async function issueToken(
   return { token, secret };
 }
 
-export function revokeToken(db: Database, actor: Actor | "system", tokenId: string): Promise<ApiToken> {
-  return writeTransaction(db, [], async (tx) => {
+export async function revokeToken(db: Database, actor: Actor | "system", tokenId: string): Promise<ApiToken> {
+  const revoked = await writeTransaction(db, [], async (tx) => {
     const token = await tx.apiToken.findUnique({ where: { id: tokenId } });
     if (!token || (actor !== "system" && !actor.admin && token.accountId !== actor.id)) {
       throw new DomainError("API_TOKEN_NOT_FOUND", `API token ${tokenId} not found`);
@@ -73,6 +74,8 @@ export function revokeToken(db: Database, actor: Actor | "system", tokenId: stri
     await tx.apiToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
     return tx.apiToken.findUniqueOrThrow({ where: { id: tokenId } });
   });
+  announceTokenRevoked(tokenId);
+  return revoked;
 }
 
 /** An account the actor may see (itself; admins: any), loaded with the caller's selection; else ACCOUNT_NOT_FOUND. */

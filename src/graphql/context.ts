@@ -2,7 +2,7 @@
 import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
 import { requireActor, type Actor, type Authentication } from "../domain/actor.js";
-import { authenticate } from "../domain/tokens.js";
+import { authenticate, type TokenLookup } from "../domain/tokens.js";
 
 export interface Context {
   db: Database;
@@ -16,10 +16,12 @@ export interface Context {
 export interface ContextDependencies {
   db: Database;
   logger: Logger;
+  /** How tokens are found: the database, usually through a short-lived cache. */
+  tokens: TokenLookup;
 }
 
 export async function createContext(deps: ContextDependencies, request: Request, requestId: string): Promise<Context> {
-  const authentication = await authenticate(deps.db, request.headers.get("authorization"));
+  const authentication = await authenticate(deps.tokens, request.headers.get("authorization"));
   return {
     db: deps.db,
     requestId,

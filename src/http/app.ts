@@ -7,6 +7,8 @@ import type { Logger } from "pino";
 import type { RateLimitConfig } from "../config.js";
 import type { Database } from "../db/client.js";
 import { DomainError } from "../domain/errors.js";
+import { cachedTokenLookup } from "../domain/token-cache.js";
+import { tokenLookupIn } from "../domain/tokens.js";
 import { createContext, type Context } from "../graphql/context.js";
 import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
 import { withBoundedBody } from "./body-limit.js";
@@ -29,6 +31,8 @@ export interface AppOptions {
   graphiqlToken?: string | undefined;
   /** Answers /readyz; false while shutting down. */
   isReady(): boolean;
+  /** How long a looked-up token is trusted before it is read again (0: every request reads it). */
+  tokenCacheMs?: number | undefined;
 }
 
 /** /readyz answers within this even when the database hangs (a partition): load balancers time out too. */
@@ -53,6 +57,7 @@ export function createApp(options: AppOptions): FetchHandler {
   const prepared = prepareRoutes(schema, options.routes);
   const limiter = createRateLimiter(options.rateLimit ?? OFF);
   const represent = createRepresentation();
+  const tokens = cachedTokenLookup(tokenLookupIn(db), { ttlMs: options.tokenCacheMs ?? 0 });
 
   /**
    * Authenticates once, charges the rate limit, then hands the request and its context to `handle`.
@@ -62,7 +67,7 @@ export function createApp(options: AppOptions): FetchHandler {
     (handle: (request: Request, context: Context) => Promise<Response>, refuse: typeof errorResponse) =>
     async (request: IRequest, requestId: string, socketAddress: string | undefined): Promise<Response> => {
       try {
-        const context = await createContext({ db, logger }, request as unknown as Request, requestId);
+        const context = await createContext({ db, logger, tokens }, request as unknown as Request, requestId);
         const verdict = limiter.take(context.authentication, request as unknown as Request, socketAddress);
         if (!verdict.allowed) {
           const wait = String(verdict.retryAfterSeconds);

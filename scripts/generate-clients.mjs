@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DATABASE_PROVIDERS, projectRoot, schemaFor, sourceSchemaPath } from "../src/db/prisma-schemas.js";
+import { DATABASE_PROVIDERS, projectRoot, schemaFor, sourceSchemaPath } from "../dist/db/prisma-schemas.js";
 
 const generatedSchemasDir = path.join(projectRoot, "prisma", "generated");
 mkdirSync(generatedSchemasDir, { recursive: true });
