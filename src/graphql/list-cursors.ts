@@ -87,8 +87,8 @@ export class ListOrder {
     });
   }
 
-  cursorOf(row: Row): string {
-    return Buffer.from(JSON.stringify([this.tag, ...this.positionOf(row)])).toString("base64url");
+  cursorAt(position: Position): string {
+    return Buffer.from(JSON.stringify([this.tag, ...position])).toString("base64url");
   }
 
   /** The position a cursor marks; REQUEST_INVALID for anything this list did not issue. */

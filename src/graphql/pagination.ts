@@ -84,15 +84,15 @@ export class PagedList<Node extends object> {
   }
 
   private connectionOf(rows: readonly Node[], plan: PagePlan): Connection<Node> {
-    const at = (position: Position | undefined) => (row: Node) =>
-      position !== undefined && this.order.samePosition(this.order.positionOf(row as Record<string, unknown>), position);
-    const afterInList = rows.some(at(plan.after));
-    const beforeInList = rows.some(at(plan.before));
+    const items = rows.map((node) => ({ node, position: this.order.positionOf(node as Record<string, unknown>) }));
+    const at = (position: Position | undefined) => (item: (typeof items)[number]) => position !== undefined && this.order.samePosition(item.position, position);
+    const afterInList = items.some(at(plan.after));
+    const beforeInList = items.some(at(plan.before));
     // Strictly between the cursors: the start of the range, or its end when read from the end.
-    const between = rows.filter((row) => !at(plan.after)(row) && !at(plan.before)(row));
+    const between = items.filter((item) => !at(plan.after)(item) && !at(plan.before)(item));
     let page = plan.fromEnd ? between : between.slice(0, plan.first ?? PAGE_SIZE.default);
     if (plan.last !== undefined) page = page.slice(Math.max(0, page.length - plan.last));
-    const edges = page.map((node) => ({ cursor: this.order.cursorOf(node as Record<string, unknown>), node }));
+    const edges = page.map(({ node, position }) => ({ cursor: this.order.cursorAt(position), node }));
     return {
       edges,
       pageInfo: {
