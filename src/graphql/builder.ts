@@ -11,6 +11,7 @@ import { COMPLEXITY_OPTIONS } from "./complexity.js";
 import type { Context } from "./context.js";
 import FieldGuardsPlugin from "./field-guards.js";
 import { assertListArgumentWithinLimit } from "./list-limits.js";
+import { PAGE_SIZE } from "./pagination.js";
 import { decodeGlobalIdLeniently, malformedGlobalIdError } from "./global-ids.js";
 import { visibleGlobalIds } from "./node-visibility.js";
 
@@ -33,8 +34,9 @@ export const builder = new SchemaBuilder<{
     exposeDescriptions: true,
     filterConnectionTotalCount: true,
     onUnusedQuery: process.env.NODE_ENV === "production" ? null : "warn",
-    defaultConnectionSize: 50,
-    maxConnectionSize: 500,
+    // Every connection pages through pagination.ts; these only keep Pothos's own helpers in step.
+    defaultConnectionSize: PAGE_SIZE.default,
+    maxConnectionSize: PAGE_SIZE.max,
   },
   relay: {
     idFieldName: "nodeId",
@@ -72,10 +74,10 @@ export const builder = new SchemaBuilder<{
     hasPreviousPageFieldOptions: { description: "Whether items precede this page." },
     startCursorFieldOptions: { description: "Cursor of the first edge of the page." },
     endCursorFieldOptions: { description: "Cursor of the last edge of the page; pass it as `after` for the next page." },
-    firstArgOptions: { description: "Page size, counting forward from `after`." },
-    lastArgOptions: { description: "Page size, counting backward from `before`." },
-    afterArgOptions: { description: "Return items after this cursor." },
-    beforeArgOptions: { description: "Return items before this cursor." },
+    firstArgOptions: { description: "The first n items between `after` and `before` (50 when neither `first` nor `last` is given; at most 500)." },
+    lastArgOptions: { description: "The last n items between `after` and `before`, of the first `first` if given (at most 500)." },
+    afterArgOptions: { description: "Items after this cursor's place; it keeps its place when its item leaves the list." },
+    beforeArgOptions: { description: "Items before this cursor's place; it keeps its place when its item leaves the list." },
     defaultConnectionTypeOptions: { description: "A page of a list, Relay style." },
     defaultEdgeTypeOptions: { description: "An item of a list page with its cursor." },
   },

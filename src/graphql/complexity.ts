@@ -4,9 +4,7 @@
 import type { FieldComplexityValue } from "@pothos/plugin-complexity";
 import type { GraphQLField } from "graphql";
 import { GRAPHQL_LIMITS } from "./armor.js";
-
-/** Page size Pothos uses when a connection gets neither `first` nor `last`. */
-export const DEFAULT_PAGE_SIZE = 50;
+import { PAGE_SIZE } from "./pagination.js";
 
 /**
  * Lists read from the database without paging, weighed as the items they may hold: a page of the
@@ -22,7 +20,9 @@ export const UNPAGED_LIST_WEIGHTS: Readonly<Record<string, number>> = {
 
 export function fieldCost<Context>(args: Record<string, unknown>, _ctx: Context, field: GraphQLField<unknown, Context>): FieldComplexityValue {
   if (field.args.some((arg) => arg.name === "first")) {
-    const pageSize = typeof args.first === "number" ? args.first : typeof args.last === "number" ? args.last : DEFAULT_PAGE_SIZE;
+    // With both, the page is read over the larger (hasPreviousPage counts up to `last` items).
+    const sizes = [args.first, args.last].filter((size) => typeof size === "number");
+    const pageSize = sizes.length > 0 ? Math.max(...sizes) : PAGE_SIZE.default;
     return { field: 1, multiplier: Math.max(0, pageSize) };
   }
   if (Array.isArray(args.ids)) return { field: 1, multiplier: args.ids.length };

@@ -94,7 +94,7 @@ export const DATABASE_UNAVAILABLE_MESSAGE = "the database is unavailable; retry 
 
 /** Failures that are not bugs: bad connection arguments, database races ("someone else changed this first") and outages. */
 function translateKnownFailure(error: unknown): DomainError | undefined {
-  // Pothos rejects bad connection arguments (a cursor it did not issue, `first` with `before`) this way.
+  // Pothos rejects arguments it checks itself this way (connections check theirs in pagination.ts).
   if (error instanceof PothosValidationError) return new DomainError("REQUEST_INVALID", error.message);
   if (isRetryableConflict(error)) return concurrentUpdate();
   if (isDatabaseUnavailable(error)) return new DomainError("DATABASE_UNAVAILABLE", DATABASE_UNAVAILABLE_MESSAGE);

@@ -309,11 +309,5 @@ describeEachDatabase("GraphQL connections", (provider) => {
     it("answers a negative page size with REQUEST_INVALID (400)", async () => {
       expectGraphQLError(await world.owner.http.graphql(MY_ENVIRONMENTS, { first: -1 }), "REQUEST_INVALID", 400);
     });
-
-    it("answers first together with before with REQUEST_INVALID (400)", async () => {
-      const { me } = dataOf(await world.owner.http.graphql(`{ me { environments { pageInfo { endCursor } } } }`));
-      const result = await world.owner.http.graphql(MY_ENVIRONMENTS, { first: 1, before: me.environments.pageInfo.endCursor });
-      expectGraphQLError(result, "REQUEST_INVALID", 400);
-    });
   });
 });

@@ -44,6 +44,14 @@ const OWNERS_LISTS_THROUGH_GRANTS = /* GraphQL */ `
   }
 `;
 
+const ENVIRONMENT_GRANTS_PAGE = /* GraphQL */ `
+  query EnvironmentGrantsPage($id: UUID!, $first: Int, $last: Int, $after: String, $before: String) {
+    environment(id: $id) {
+      grants(first: $first, last: $last, after: $after, before: $before) { edges { cursor node { release { name } } } }
+    }
+  }
+`;
+
 describeEachDatabase("nested reads cost a constant number of database queries", (provider) => {
   let service: CountingService;
   let world: World;
@@ -118,5 +126,18 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
     const owners = many.data.environment.grants.nodes.map((node: any) => node.release.owner);
     expect(owners.every((account: any) => account.toolReleaseList.length > 0 && account.environments.nodes.length >= 1)).toBe(true);
     expect(many.count).toBe(few.count);
+  });
+
+  it("a page with first, last, after and before together costs what a page with first alone does", async () => {
+    const owner = await world.member();
+    const environment = await environmentWithGrants(owner, 8, [world.owner, world.stranger]);
+    const all = await countedGraphql(owner.http, ENVIRONMENT_GRANTS_PAGE, { id: environment.id, first: 8 });
+    const cursors = all.data.environment.grants.edges.map((edge: any) => edge.cursor);
+
+    const plain = await countedGraphql(owner.http, ENVIRONMENT_GRANTS_PAGE, { id: environment.id, first: 3 });
+    const combined = await countedGraphql(owner.http, ENVIRONMENT_GRANTS_PAGE, { id: environment.id, first: 4, last: 2, after: cursors[0], before: cursors[7] });
+
+    expect(combined.data.environment.grants.edges.map((edge: any) => edge.cursor)).toEqual(cursors.slice(3, 5));
+    expect(combined.count).toBe(plain.count);
   });
 });

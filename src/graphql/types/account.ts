@@ -1,7 +1,7 @@
 // Account: a principal that owns environments and tool releases. Anyone who can see a grant sees
 // its release's owner, so the account's own lists answer only the account itself and administrators.
 import type { Prisma } from "../../db/client.js";
-import type { Account } from "../../db/generated/sqlite/client.js";
+import type { Account, ToolRelease } from "../../db/generated/sqlite/client.js";
 import { accountNotFound } from "../../domain/accounts.js";
 import type { Actor } from "../../domain/actor.js";
 import { canSeeAccount } from "../../domain/permissions.js";
@@ -11,10 +11,13 @@ import { builder } from "../builder.js";
 import type { Context } from "../context.js";
 import { AccountPlan, ReleaseLifecycle } from "../enums.js";
 import { guardedBy } from "../field-guards.js";
-import { ENVIRONMENT_LIST_ORDER } from "./environment.js";
+import { PagedList } from "../pagination.js";
+import { ENVIRONMENT_PAGES, EnvironmentType } from "./environment.js";
+import { ToolReleaseType } from "./tool-release.js";
 
 /** Release lists: by name, then version, then creation (the id breaks ties). */
 const RELEASE_LIST_ORDER = [{ name: "asc" }, { version: "asc" }, { createdAt: "asc" }, { id: "asc" }] satisfies Prisma.ToolReleaseOrderByWithRelationInput[];
+const RELEASE_PAGES = new PagedList<ToolRelease>("ToolRelease", RELEASE_LIST_ORDER);
 
 interface ReleaseFilter {
   lifecycle?: string | null | undefined;
@@ -64,23 +67,27 @@ export const AccountType = builder.prismaNode("Account", {
       query: listableReleases,
       extensions: guardedBy(requireOwnAccount),
     }),
-    toolReleases: t.relatedConnection("toolReleases", {
+    toolReleases: t.connection({
+      type: ToolReleaseType,
       description:
         "The releases this account owns, in every lifecycle unless filtered, ordered by name, version and createdAt, one page at a time. " +
         "Only the account itself and administrators see them; for anyone else (an owner reached through a grant) the connection is empty.",
-      cursor: "id",
       args: {
         lifecycle: t.arg({ type: ReleaseLifecycle, required: false, description: "Only releases in this lifecycle." }),
         name: t.arg.string({ required: false, description: "Only releases with exactly this middleware name." }),
       },
-      query: listableReleases,
+      select: (args, ctx, nestedSelection) =>
+        RELEASE_PAGES.relationSelection("toolReleases", "ToolRelease", args, listableReleases(args, ctx).where, nestedSelection),
+      resolve: (account, args) => RELEASE_PAGES.relationConnection(account, "toolReleases", args),
     }),
-    environments: t.relatedConnection("environments", {
+    environments: t.connection({
+      type: EnvironmentType,
       description:
         "The environments this account owns, ordered by name, one page at a time (`Query.environments` adds the ones shared with you). " +
         "Only the account itself and administrators see them; for anyone else the connection is empty.",
-      cursor: "id",
-      query: (_args, ctx) => ({ where: listableEnvironmentsWhere(ctx.actor()), orderBy: ENVIRONMENT_LIST_ORDER }),
+      select: (args, ctx, nestedSelection) =>
+        ENVIRONMENT_PAGES.relationSelection("environments", "Environment", args, listableEnvironmentsWhere(ctx.actor()), nestedSelection),
+      resolve: (account, args) => ENVIRONMENT_PAGES.relationConnection(account, "environments", args),
     }),
   }),
 });

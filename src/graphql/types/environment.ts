@@ -1,15 +1,19 @@
 // Environment: a deployment target that holds grants.
 import type { Prisma } from "../../db/client.js";
-import type { Environment } from "../../db/generated/sqlite/client.js";
+import type { Environment, Grant } from "../../db/generated/sqlite/client.js";
 import { forbidden } from "../../domain/errors.js";
 import { ACTIVE_GRANT_WHERE, GRANT_LIST_ORDER } from "../../domain/grants.js";
 import { roleIn, visibleEnvironmentsWhere } from "../../domain/permissions.js";
 import { builder } from "../builder.js";
 import type { Context } from "../context.js";
 import { guardedBy } from "../field-guards.js";
+import { PagedList } from "../pagination.js";
+import { GrantType } from "./grant.js";
 
 /** Environment lists: by name, the id making the order total for cursors. */
-export const ENVIRONMENT_LIST_ORDER = [{ name: "asc" }, { id: "asc" }] satisfies Prisma.EnvironmentOrderByWithRelationInput[];
+const ENVIRONMENT_LIST_ORDER = [{ name: "asc" }, { id: "asc" }] satisfies Prisma.EnvironmentOrderByWithRelationInput[];
+export const ENVIRONMENT_PAGES = new PagedList<Environment>("Environment", ENVIRONMENT_LIST_ORDER);
+const GRANT_PAGES = new PagedList<Grant>("Grant", GRANT_LIST_ORDER);
 
 interface GrantFilter {
   includeDeleted?: boolean | null | undefined;
@@ -49,10 +53,10 @@ export const EnvironmentType = builder.prismaNode("Environment", {
       description: "Active grants whose release is published or superseded, ordered by release name, version, then creation.",
       query: { where: ACTIVE_GRANT_WHERE, orderBy: GRANT_LIST_ORDER },
     }),
-    grants: t.relatedConnection("grants", {
+    grants: t.connection({
+      type: GrantType,
       description:
         "The grants of `activeGrants`, in the same order, one page at a time. Grants of a de-published release are never listed.",
-      cursor: "id",
       args: {
         includeDeleted: t.arg.boolean({
           required: false,
@@ -60,20 +64,24 @@ export const EnvironmentType = builder.prismaNode("Environment", {
         }),
         name: t.arg.string({ required: false, description: "Only grants of releases with exactly this middleware name." }),
       },
-      query: (args) => ({ where: grantFilterWhere(args), orderBy: GRANT_LIST_ORDER }),
+      select: (args, _ctx, nestedSelection) => GRANT_PAGES.relationSelection("grants", "Grant", args, grantFilterWhere(args), nestedSelection),
+      resolve: (environment, args) => GRANT_PAGES.relationConnection(environment, "grants", args),
       extensions: guardedBy(requireOwnerForDeletedGrants),
     }),
   }),
 });
 
 builder.queryField("environments", (t) =>
-  t.prismaConnection({
-    type: "Environment",
-    cursor: "id",
+  t.connection({
+    type: EnvironmentType,
     description:
       "Every environment you can see: the ones you own and the ones shared with you (administrators: all), ordered by name. " +
       "`me.environments` lists only the ones you own.",
-    resolve: (query, _root, _args, ctx) =>
-      ctx.db.environment.findMany({ ...query, where: visibleEnvironmentsWhere(ctx.actor()), orderBy: ENVIRONMENT_LIST_ORDER }),
+    resolve: (_root, args, ctx, info) =>
+      ENVIRONMENT_PAGES.resolveRoot(args, ctx, info, {
+        nodeType: "Environment",
+        where: visibleEnvironmentsWhere(ctx.actor()),
+        findMany: (query) => ctx.db.environment.findMany(query as Prisma.EnvironmentFindManyArgs),
+      }),
   }),
 );

@@ -1,12 +1,14 @@
 // ToolRelease: an account's published, immutable tool middleware definition.
-import type { ToolRelease } from "../../db/generated/sqlite/client.js";
+import type { Grant, ToolRelease } from "../../db/generated/sqlite/client.js";
 import type { MiddlewareDefinition } from "../../domain/definitions/index.js";
 import { visibleActiveGrantWhere } from "../../domain/grants.js";
 import { visibleReleasesWhere } from "../../domain/releases.js";
 import { LRUCache } from "lru-cache";
 import { builder } from "../builder.js";
+import { PagedList } from "../pagination.js";
 import { ReleaseLifecycle, ReleaseOrigin, SystemAvailability } from "../enums.js";
 import { DefinitionSummaryType, summarizeDefinition } from "./definition-view.js";
+import { GrantType } from "./grant.js";
 
 export interface ReleaseSource {
   kind: string;
@@ -41,7 +43,7 @@ export function parsedDefinition(release: Pick<ToolRelease, "definition" | "meta
 }
 
 /** Where a release is granted, for its owner: oldest grant first. */
-const RELEASE_GRANT_ORDER = [{ createdAt: "asc" }, { id: "asc" }] as const;
+const RELEASE_GRANT_PAGES = new PagedList<Grant>("Grant", [{ createdAt: "asc" }, { id: "asc" }]);
 
 export const ToolReleaseType = builder.prismaNode("ToolRelease", {
   description: "A published, immutable tool middleware definition owned by an account.",
@@ -119,15 +121,17 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
     createdById: t.expose("createdById", { type: "UUID", description: "UUID of the account that published it." }),
     stateChangedAt: t.expose("stateChangedAt", { type: "DateTime", description: "When its lifecycle last changed." }),
     stateChangedById: t.expose("stateChangedById", { type: "UUID", description: "UUID of the account that last changed its lifecycle." }),
-    grants: t.relatedConnection("grants", {
+    grants: t.connection({
+      type: GrantType,
       description:
         "Where this release is granted: its active grants in environments you can see, oldest first. Only the release's owner " +
         "(and administrators) see them; for anyone else the connection is empty. Empty while the release is de-published.",
-      cursor: "id",
-      query: (_args, ctx) => {
+      select: (args, ctx, nestedSelection) => {
         const actor = ctx.actor();
-        return { where: { AND: [visibleActiveGrantWhere(actor), { release: visibleReleasesWhere(actor) }] }, orderBy: [...RELEASE_GRANT_ORDER] };
+        const where = { AND: [visibleActiveGrantWhere(actor), { release: visibleReleasesWhere(actor) }] };
+        return RELEASE_GRANT_PAGES.relationSelection("grants", "Grant", args, where, nestedSelection);
       },
+      resolve: (release, args) => RELEASE_GRANT_PAGES.relationConnection(release, "grants", args),
     }),
   }),
 });
