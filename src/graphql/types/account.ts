@@ -47,7 +47,7 @@ export const AccountType = builder.prismaNode("Account", {
   id: { field: "id" },
   nullable: true,
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The account's UUID." }),
+    uuid: t.expose("id", { type: "UUID", description: "The account's UUID: what `account(id:)`, `accountId` arguments and REST take." }),
     name: t.exposeString("name", { description: "Display name." }),
     email: t.exposeString("email", { description: "Unique e-mail address; names the account in ByCoordinates selectors." }),
     plan: t.field({ type: AccountPlan, description: "Plan that sets the account's limits.", resolve: (account) => effectivePlan(account.plan) }),

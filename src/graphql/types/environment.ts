@@ -37,7 +37,7 @@ export const EnvironmentType = builder.prismaNode("Environment", {
   id: { field: "id" },
   nullable: true,
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The environment's UUID." }),
+    uuid: t.expose("id", { type: "UUID", description: "The environment's UUID: what `environment(id:)`, `environmentId` arguments and REST take." }),
     name: t.exposeString("name", { description: "Name, unique per owner." }),
     ownerAccountId: t.expose("ownerAccountId", { type: "UUID", description: "UUID of the owning account." }),
     owner: t.relation("owner", { description: "The owning account." }),

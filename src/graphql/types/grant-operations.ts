@@ -47,7 +47,7 @@ builder.queryField("grant", (t) =>
     type: "Grant",
     nullable: true,
     description: "An active grant in an environment you can see whose release is published or superseded.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The grant's UUID." }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The grant's `uuid` (not its global `id`)." }) },
     resolve: (query, _root, args, ctx) => findGrant(ctx.db, ctx.actor(), args.id, query),
   }),
 );
@@ -72,7 +72,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: "Soft-delete an active grant (owner or deployer) and return it. Protected grants cannot be deleted.",
     args: {
-      id: t.arg({ type: "UUID", required: true, description: "The grant's UUID." }),
+      id: t.arg({ type: "UUID", required: true, description: "The grant's `uuid` (not its global `id`)." }),
       automatic: t.arg.boolean({
         required: false,
         description: "true when reconciliation deletes: then only automatic grants may be deleted. Defaults to false.",
@@ -87,7 +87,7 @@ builder.mutationFields((t) => ({
     type: "Grant",
     nullable: true,
     description: "Re-activate a deleted grant as a manual grant (owner or deployer). Its release must still be available.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The grant's UUID." }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The grant's `uuid` (not its global `id`)." }) },
     resolve: async (query, _root, args, ctx) => {
       const grant = await restoreGrant(ctx.db, ctx.actor(), args.id);
       return reload(ctx.db, grant.id, query);

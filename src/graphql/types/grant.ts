@@ -7,7 +7,7 @@ export const GrantType = builder.prismaNode("Grant", {
   id: { field: "id" },
   nullable: true,
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The grant's UUID." }),
+    uuid: t.expose("id", { type: "UUID", description: "The grant's UUID: what `grant(id:)`, the grant mutations and REST take." }),
     environmentId: t.expose("environmentId", { type: "UUID", description: "UUID of the environment holding the grant." }),
     environment: t.relation("environment", { description: "The environment holding the grant." }),
     releaseId: t.expose("releaseId", { type: "UUID", description: "UUID of the granted release (REST: toolMiddlewareReleaseId)." }),

@@ -71,7 +71,7 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
     stateChangedById: true,
   },
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The release's UUID." }),
+    uuid: t.expose("id", { type: "UUID", description: "The release's UUID: what `toolRelease(id:)`, `releaseId` arguments and REST take." }),
     ownerAccountId: t.expose("ownerAccountId", { type: "UUID", description: "UUID of the owning account." }),
     owner: t.relation("owner", { description: "The owning account." }),
     name: t.exposeString("name", { description: "Middleware name." }),

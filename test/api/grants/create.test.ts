@@ -298,7 +298,7 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares: create a 
     expect(result.body.errors).toBeUndefined();
     const stored = await service.db.grant.findFirstOrThrow({ where: { environmentId: world.environment.id, releaseId: granted.id } });
     expect(result.body.data.createGrant).toEqual({
-      id: stored.id,
+      uuid: stored.id,
       environmentId: world.environment.id,
       releaseId: granted.id,
       protected: false,
@@ -307,7 +307,7 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares: create a 
       lifecycle: "ACTIVE",
       stateChangedAt: stored.stateChangedAt.toISOString(),
       stateChangedById: world.deployer.account.id,
-      release: { id: granted.id, owner: { email: world.stranger.account.email } },
+      release: { uuid: granted.id, owner: { email: world.stranger.account.email } },
     });
   });
 });

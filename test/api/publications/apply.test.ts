@@ -280,8 +280,8 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
     expect(result.body.errors).toBeUndefined();
     const applied = result.body.data.applyToolMiddlewares;
     expect(applied.publicationPlan).toEqual([{ action: "publish", name, version: "1.0.0", reason: REASONS.publish }]);
-    expect(applied.releases).toEqual([{ id: expect.any(String), name, version: "1.0.0", lifecycle: "PUBLISHED", immutable: false }]);
-    expect(applied.grants).toEqual([{ id: expect.any(String), releaseId: applied.releases[0].id, followCoordinates: true, automatic: true, lifecycle: "ACTIVE" }]);
+    expect(applied.releases).toEqual([{ uuid: expect.any(String), name, version: "1.0.0", lifecycle: "PUBLISHED", immutable: false }]);
+    expect(applied.grants).toEqual([{ uuid: expect.any(String), releaseId: applied.releases[0].uuid, followCoordinates: true, automatic: true, lifecycle: "ACTIVE" }]);
     expect(applied.deletedGrantIds).toEqual([]);
   });
 

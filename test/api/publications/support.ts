@@ -87,8 +87,8 @@ export const VALIDATE = `query ($environmentId: UUID!, $input: ToolMiddlewareCha
 export const APPLY = `mutation ($environmentId: UUID!, $input: ToolMiddlewareChangesInput!) {
   applyToolMiddlewares(environmentId: $environmentId, input: $input) {
     ${PLAN_FIELDS}
-    releases { id name version lifecycle immutable }
-    grants { id releaseId followCoordinates automatic lifecycle }
+    releases { uuid name version lifecycle immutable }
+    grants { uuid releaseId followCoordinates automatic lifecycle }
     deletedGrantIds
   }
 }`;

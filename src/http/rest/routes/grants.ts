@@ -3,10 +3,10 @@
 import { invalidRequest } from "../../../domain/errors.js";
 import { restEnumValue, type RestInput, type RestRoute } from "../route.js";
 
-/** Everything a grant view (service.md 2.2) needs, aliased to the spec's field names. */
+/** Everything a grant view (service.md 2.2) needs, aliased to the spec's field names (`id` is the plain UUID). */
 export const GRANT_VIEW = /* GraphQL */ `
   fragment GrantView on Grant {
-    id
+    id: uuid
     environmentId
     toolMiddlewareReleaseId: releaseId
     protected
@@ -18,7 +18,7 @@ export const GRANT_VIEW = /* GraphQL */ `
     stateChangedAt
     stateChangedBy: stateChangedById
     release {
-      id
+      id: uuid
       name
       version
       definition: middlewareDefinition
@@ -26,7 +26,7 @@ export const GRANT_VIEW = /* GraphQL */ `
       metadataDigest
       sourceDigest
       owner {
-        id
+        id: uuid
         name
         email
       }
@@ -189,7 +189,7 @@ export const GRANT_ROUTES: RestRoute[] = [
     document: /* GraphQL */ `
       mutation DeleteGrant($grantId: UUID!, $automatic: Boolean) {
         deleteGrant(id: $grantId, automatic: $automatic) {
-          id
+          uuid
         }
       }
     `,

@@ -3,10 +3,10 @@ import { invalidRequest } from "../../../domain/errors.js";
 import { RELEASE_LIFECYCLES, type ReleaseLifecycle } from "../../../domain/releases.js";
 import { restEnumValue, type RestInput, type RestRoute } from "../route.js";
 
-/** Everything a tool release shows in REST (service.md 2.4), in GraphQL terms. */
+/** Everything a tool release shows in REST (service.md 2.4), in GraphQL terms (`id` is the plain UUID). */
 export const TOOL_RELEASE_FIELDS = /* GraphQL */ `
   fragment ToolReleaseFields on ToolRelease {
-    id
+    id: uuid
     ownerAccountId
     name
     version
