@@ -11,7 +11,8 @@ import { builder } from "../builder.js";
 import type { Context } from "../context.js";
 import { AccountPlan, ReleaseLifecycle } from "../enums.js";
 import { guardedBy } from "../field-guards.js";
-import { ENVIRONMENT_LIST_ORDER } from "./environment.js";
+import { ENVIRONMENT_LIST_ORDER, EnvironmentConnection } from "./environment.js";
+import { ToolReleaseConnection } from "./tool-release.js";
 
 /** Release lists: by name, then version, then creation (the id breaks ties). */
 const RELEASE_LIST_ORDER = [{ name: "asc" }, { version: "asc" }, { createdAt: "asc" }, { id: "asc" }] satisfies Prisma.ToolReleaseOrderByWithRelationInput[];
@@ -74,13 +75,13 @@ export const AccountType = builder.prismaNode("Account", {
         name: t.arg.string({ required: false, description: "Only releases with exactly this middleware name." }),
       },
       query: listableReleases,
-    }),
+    }, ToolReleaseConnection),
     environments: t.relatedConnection("environments", {
       description:
         "The environments this account owns, ordered by name, one page at a time (`Query.environments` adds the ones shared with you). " +
         "Only the account itself and administrators see them; for anyone else the connection is empty.",
       cursor: "id",
       query: (_args, ctx) => ({ where: listableEnvironmentsWhere(ctx.actor()), orderBy: ENVIRONMENT_LIST_ORDER }),
-    }),
+    }, EnvironmentConnection),
   }),
 });

@@ -7,6 +7,7 @@ import { roleIn, visibleEnvironmentsWhere } from "../../domain/permissions.js";
 import { builder } from "../builder.js";
 import type { Context } from "../context.js";
 import { guardedBy } from "../field-guards.js";
+import { GrantConnection } from "./grant.js";
 
 /** Environment lists: by name, the id making the order total for cursors. */
 export const ENVIRONMENT_LIST_ORDER = [{ name: "asc" }, { id: "asc" }] satisfies Prisma.EnvironmentOrderByWithRelationInput[];
@@ -62,9 +63,15 @@ export const EnvironmentType = builder.prismaNode("Environment", {
       },
       query: (args) => ({ where: grantFilterWhere(args), orderBy: GRANT_LIST_ORDER }),
       extensions: guardedBy(requireOwnerForDeletedGrants),
-    }),
+    }, GrantConnection),
   }),
 });
+
+/** One connection type for every list of environments (Account.environments, Query.environments). */
+export const EnvironmentConnection = builder.connectionObject(
+  { type: EnvironmentType, name: "EnvironmentConnection", description: "A page of environments, Relay style." },
+  { name: "EnvironmentEdge", description: "An environment on a page, with its cursor." },
+);
 
 builder.queryField("environments", (t) =>
   t.prismaConnection({
@@ -75,5 +82,5 @@ builder.queryField("environments", (t) =>
       "`me.environments` lists only the ones you own.",
     resolve: (query, _root, _args, ctx) =>
       ctx.db.environment.findMany({ ...query, where: visibleEnvironmentsWhere(ctx.actor()), orderBy: ENVIRONMENT_LIST_ORDER }),
-  }),
+  }, EnvironmentConnection),
 );

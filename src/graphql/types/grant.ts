@@ -24,3 +24,9 @@ export const GrantType = builder.prismaNode("Grant", {
     stateChangedById: t.expose("stateChangedById", { type: "UUID", description: "UUID of the account that last changed its lifecycle." }),
   }),
 });
+
+/** One connection type for every list of grants (Environment.grants, ToolRelease.grants), so clients can share fragments. */
+export const GrantConnection = builder.connectionObject(
+  { type: GrantType, name: "GrantConnection", description: "A page of grants, Relay style." },
+  { name: "GrantEdge", description: "A grant on a page, with its cursor." },
+);

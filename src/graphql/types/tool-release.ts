@@ -7,6 +7,7 @@ import { LRUCache } from "lru-cache";
 import { builder } from "../builder.js";
 import { ReleaseLifecycle, ReleaseOrigin, SystemAvailability } from "../enums.js";
 import { DefinitionSummaryType, summarizeDefinition } from "./definition-view.js";
+import { GrantConnection } from "./grant.js";
 
 export interface ReleaseSource {
   kind: string;
@@ -128,6 +129,12 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
         const actor = ctx.actor();
         return { where: { AND: [visibleActiveGrantWhere(actor), { release: visibleReleasesWhere(actor) }] }, orderBy: [...RELEASE_GRANT_ORDER] };
       },
-    }),
+    }, GrantConnection),
   }),
 });
+
+/** One connection type for every list of releases (Account.toolReleases). */
+export const ToolReleaseConnection = builder.connectionObject(
+  { type: ToolReleaseType, name: "ToolReleaseConnection", description: "A page of tool releases, Relay style." },
+  { name: "ToolReleaseEdge", description: "A tool release on a page, with its cursor." },
+);
