@@ -71,7 +71,7 @@ query Grant($grantId: UUID!) {
 }
 
 mutation CreateGrantById($environmentId: UUID!, $releaseId: UUID!) {
-  createGrant(environmentId: $environmentId, input: { release: { type: ById, releaseId: $releaseId }, automatic: false }) {
+  createGrant(environmentId: $environmentId, input: { release: { type: BY_ID, releaseId: $releaseId }, automatic: false }) {
     ...GrantSummary
   }
 }
@@ -79,7 +79,7 @@ mutation CreateGrantById($environmentId: UUID!, $releaseId: UUID!) {
 mutation CreateGrantByCoordinates($environmentId: UUID!, $account: String!, $name: String!, $version: String!) {
   createGrant(
     environmentId: $environmentId
-    input: { release: { type: ByCoordinates, account: $account, name: $name, version: $version } }
+    input: { release: { type: BY_COORDINATES, account: $account, name: $name, version: $version } }
   ) {
     ...GrantSummary
   }

@@ -83,7 +83,7 @@ describeEachDatabase("docs/graphql.md examples against a running server", (provi
           },
         ],
         grantReconciliation: {
-          creations: [{ release: { type: "ByCoordinates", account: world.owner.account.email, name: published, version: "1.5.0" }, automatic: false }],
+          creations: [{ release: { type: "BY_COORDINATES", account: world.owner.account.email, name: published, version: "1.5.0" }, automatic: false }],
           deletions: [],
         },
       },

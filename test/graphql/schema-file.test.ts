@@ -91,3 +91,11 @@ describe("connection types", () => {
     expect(connectionFields).toEqual(connectionFields.map((field) => ({ ...field, connection: `${field.node}Connection`, edge: `${field.node}Edge` })));
   });
 });
+
+describe("enum values", () => {
+  it("are in upper snake case (PUBLISHED, NO_CHANGE, BY_ID), as GraphQL clients and linters expect", () => {
+    const values = namedTypes.flatMap((type) => (isEnumType(type) ? type.getValues().map((value) => `${type.name}.${value.name}`) : []));
+    expect(values.length).toBeGreaterThan(0);
+    expect(values.filter((coordinate) => !/\.[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/.test(coordinate))).toEqual([]);
+  });
+});

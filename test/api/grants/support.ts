@@ -23,6 +23,16 @@ export const byCoordinates = (owner: Member, release: ToolRelease) => ({
   version: release.version,
 });
 
+/** The selector types as GraphQL names them; REST bodies use the spec's words. */
+const GRAPHQL_SELECTOR_TYPES: Record<string, string> = { ById: "BY_ID", ByCoordinates: "BY_COORDINATES" };
+
+/** A REST grant creation as GraphQL input: the same, with the selector's type named as GraphQL names it (unknown types kept). */
+export function creationForGraphQL<T>(creation: T): T {
+  const release = (creation as { release?: { type?: unknown } }).release;
+  if (typeof release?.type !== "string" || !(release.type in GRAPHQL_SELECTOR_TYPES)) return creation;
+  return { ...creation, release: { ...release, type: GRAPHQL_SELECTOR_TYPES[release.type] } };
+}
+
 let sequence = 0;
 /** A middleware name no other test uses, so each rule publishes its own releases. */
 export const uniqueName = (prefix = "tool") => `${prefix}-${(++sequence).toString(36)}`;
