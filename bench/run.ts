@@ -43,7 +43,7 @@ for (const releaseId of releaseIds.slice(0, grantCount)) {
 }
 const grantId = (await (await fetch(`${service.url}/v1/envs/${environment.id}/tool-middlewares`, { headers })).json()).values[0].grant.id as string;
 
-const nestedQuery = `query ($id: UUID!) { environment(id: $id) { name activeGrants { id release { name version owner { name } } } } }`;
+const nestedQuery = `query ($id: UUID!) { environment(id: $id) { name activeGrants { uuid release { name version owner { name } } } } }`;
 const scenarios: Array<[string, () => Promise<unknown>]> = [
   ["GET /healthz (no database)", () => call("GET", "/healthz")],
   ["GET /v1/environment-tool-middleware-grants/:id", () => call("GET", `/v1/environment-tool-middleware-grants/${grantId}`)],

@@ -11,6 +11,7 @@ import { REST_ROUTES } from "./http/rest/routes.js";
 import { listen } from "./http/server.js";
 import { asStartupError } from "./startup-error.js";
 import type { DemoTokens } from "./demo/seed.js";
+import type { StarterVariables } from "./http/graphiql.js";
 
 export interface Service {
   url: string;
@@ -29,8 +30,8 @@ export interface Service {
 }
 
 export interface ServiceHooks {
-  /** Runs after bootstrap, before listening (the demo seed). */
-  afterBootstrap?(db: Database, logger: Logger): Promise<{ demoTokens?: DemoTokens | undefined } | void>;
+  /** Runs after bootstrap, before listening (the demo seed): the demo's tokens and the ids GraphiQL is pre-filled with. */
+  afterBootstrap?(db: Database, logger: Logger): Promise<{ demoTokens?: DemoTokens | undefined; graphiqlVariables?: StarterVariables | undefined } | void>;
 }
 
 export async function startService(config: Config, hooks: ServiceHooks = {}): Promise<Service> {
@@ -49,6 +50,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     rateLimit: config.rateLimit,
     // A public page may hold a demo account's token, never the admin's: without demo accounts, no token.
     graphiqlToken: config.demo ? seeded.demoTokens?.owner : undefined,
+    graphiqlVariables: config.demo ? seeded.graphiqlVariables : undefined,
     isReady: () => ready,
     tokenCacheMs: config.tokenCacheMs,
   });

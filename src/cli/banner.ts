@@ -21,7 +21,7 @@ export function printBanner(service: Service, config: Config): void {
   if (service.demoTokens) {
     lines.push(
       "",
-      "Demo mode: day-long tokens for the demo accounts (GraphiQL is pre-filled with alice's):",
+      "Demo mode: day-long tokens for the demo accounts (GraphiQL is pre-filled with alice's, and with ids of the demo data):",
       `  alice (owner)    Bearer ${service.demoTokens.owner}`,
       `  bob (deployer)   Bearer ${service.demoTokens.deployer}`,
     );

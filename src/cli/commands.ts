@@ -6,6 +6,7 @@ import { migrateDatabase } from "../db/migrations.js";
 import { createAccount, issueToken, revokeToken } from "../domain/accounts.js";
 import { DomainError } from "../domain/errors.js";
 import { createEnvironment, shareEnvironment } from "../domain/environments.js";
+import { loadDemo } from "../demo/load.js";
 import { seedDemo } from "../demo/seed.js";
 import { startService } from "../service.js";
 import { asStartupError, StartupError } from "../startup-error.js";
@@ -47,7 +48,7 @@ async function serve(config: Config): Promise<void> {
   const service = await startService(config, {
     afterBootstrap: async (db) => {
       if (!config.demo) return;
-      return { demoTokens: (await seedDemo(db)).tokens };
+      return loadDemo(db);
     },
   });
   printBanner(service, config);

@@ -6,7 +6,8 @@ import type { Environment, ToolRelease } from "../db/generated/sqlite/client.js"
 import { DomainError } from "./errors.js";
 import type { CheckedPublication } from "./publication-checks.js";
 
-export type PublicationAction = "publish" | "noChange" | "supersede" | "conflict";
+export const PUBLICATION_ACTIONS = ["publish", "noChange", "supersede", "conflict"] as const;
+export type PublicationAction = (typeof PUBLICATION_ACTIONS)[number];
 
 export interface PlanEntry {
   action: PublicationAction;

@@ -20,7 +20,7 @@ import {
 } from "./publication-plan.js";
 import { assertPublishedReleaseCapacity } from "./releases.js";
 
-export type { PlanEntry, PublicationAction } from "./publication-plan.js";
+export { PUBLICATION_ACTIONS, type PlanEntry, type PublicationAction } from "./publication-plan.js";
 export type { PublicationRequest, SourceRequest } from "./publication-checks.js";
 export type { GrantReconciliation, ReconciliationCreation } from "./apply-reconciliation.js";
 

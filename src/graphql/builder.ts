@@ -39,17 +39,16 @@ export const builder = new SchemaBuilder<{
     maxConnectionSize: PAGE_SIZE.max,
   },
   relay: {
-    idFieldName: "nodeId",
     decodeGlobalID: decodeGlobalIdLeniently,
     clientMutationId: "omit",
     cursorType: "String",
     nodesOnConnection: { description: "The nodes of the page, without their edges." },
-    idFieldOptions: { description: "Relay global object id; pass it to `node`. The plain UUID is `id`." },
+    idFieldOptions: { description: "Relay global object id; pass it to `node`. The plain UUID, which arguments take, is `uuid`." },
     nodeTypeOptions: { description: "An object with a Relay global id, fetchable with `node(id:)`." },
     pageInfoTypeOptions: { description: "Where a connection page sits in the whole list." },
     nodeQueryOptions: {
-      description: "Fetch any object by its Relay global id (`nodeId`); null when it does not exist or you may not see it.",
-      args: { id: { description: "A Relay global id (`nodeId`)." } },
+      description: "Fetch any object by its Relay global id (`id`); null when it does not exist or you may not see it.",
+      args: { id: { description: "A Relay global id (the `id` field of a Node, not its `uuid`)." } },
       resolve: async (_root, args, context, info): Promise<unknown> => {
         const malformed = malformedGlobalIdError("id", args.id);
         if (malformed) throw malformed;
@@ -58,7 +57,7 @@ export const builder = new SchemaBuilder<{
     },
     nodesQueryOptions: {
       description: "Fetch objects by their Relay global ids; null entries for the ones you may not see.",
-      args: { ids: { description: "Relay global ids (`nodeId`)." } },
+      args: { ids: { description: "Relay global ids (the `id` fields of Nodes, not their `uuid`)." } },
       resolve: async (_root, args, context, info): Promise<unknown[]> => {
         assertListArgumentWithinLimit("nodes", "ids", args.ids);
         const nodes = await resolveNodes(builder, context, info, await visibleGlobalIds(context, args.ids));

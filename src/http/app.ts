@@ -18,6 +18,7 @@ import { createRepresentation } from "./representation.js";
 import { runInRequestScope } from "./request-scope.js";
 import { prepareRoutes, runRoute } from "./rest/executor.js";
 import type { RestRoute } from "./rest/route.js";
+import type { StarterVariables } from "./graphiql.js";
 import { createGraphQLHandler } from "./yoga.js";
 
 export interface AppOptions {
@@ -29,6 +30,7 @@ export interface AppOptions {
   /** Off when omitted. */
   rateLimit?: RateLimitConfig | undefined;
   graphiqlToken?: string | undefined;
+  graphiqlVariables?: StarterVariables | undefined;
   /** Answers /readyz; false while shutting down. */
   isReady(): boolean;
   /** How long a looked-up token is trusted before it is read again (0: every request reads it). */
@@ -53,7 +55,13 @@ const OFF: RateLimitConfig = { perToken: { perSecond: 0, burst: 1 }, anonymous: 
 
 export function createApp(options: AppOptions): FetchHandler {
   const { db, schema, logger } = options;
-  const yoga = createGraphQLHandler({ schema, logger, introspection: options.introspection, graphiqlToken: options.graphiqlToken });
+  const yoga = createGraphQLHandler({
+    schema,
+    logger,
+    introspection: options.introspection,
+    graphiqlToken: options.graphiqlToken,
+    graphiqlVariables: options.graphiqlVariables,
+  });
   const prepared = prepareRoutes(schema, options.routes);
   const limiter = createRateLimiter(options.rateLimit ?? OFF);
   const represent = createRepresentation();

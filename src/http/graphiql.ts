@@ -1,8 +1,26 @@
-// The document GraphiQL opens with: one named operation per everyday task, ready to pick and run.
-// It is sent whole with every run, so it must stay valid and within the limits (hardening.test.ts).
+// GraphiQL at /graphql: the starter document it opens with, and its page, rendered once per process.
+//
+// Yoga's GraphiQL sends the chosen operation together with every fragment of the document, and a
+// fragment that no operation of the request uses fails validation ("Fragment … is never used"). So
+// the starter has one fragment, ReleaseSummary, and every operation uses it. The whole document must
+// also stay valid and within the limits (hardening.test.ts); test/demo/graphiql-starter.test.ts runs
+// every operation as GraphiQL sends it.
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import type { GraphiQLOptions } from "graphql-yoga";
 import { GRAPHQL_LIMITS } from "../graphql/armor.js";
 
 const { maxDepth, maxAliases, maxDirectives, maxCost, maxTokens } = GRAPHQL_LIMITS;
+
+/** The variables the starter's operations declare; one Variables tab serves them all. */
+export interface StarterVariables {
+  environmentId: string;
+  releaseId: string;
+  grantId: string;
+  /** The e-mail of the release's owner, for BY_COORDINATES. */
+  account: string;
+  name: string;
+  version: string;
+}
 
 export const GRAPHIQL_DEFAULT_QUERY = /* GraphQL */ `# Welcome to toolgate's GraphQL API.
 #
@@ -11,12 +29,17 @@ export const GRAPHIQL_DEFAULT_QUERY = /* GraphQL */ `# Welcome to toolgate's Gra
 # one Variables tab serves them all (each operation ignores the ones it does not declare):
 #   {"environmentId": "<uuid>", "releaseId": "<uuid>", "grantId": "<uuid>",
 #    "account": "<owner e-mail>", "name": "<middleware name>", "version": "<version>"}
+# In demo mode both tabs are pre-filled: alice's token and ids from the demo data.
+# Arguments take an object's \`uuid\`; \`id\` is its Relay global id, for \`node(id:)\`.
+# Every operation uses the one fragment, ReleaseSummary: GraphiQL sends the chosen operation with
+# every fragment, and a fragment the operation does not use fails validation.
 # Limits per operation: depth ${maxDepth}, ${maxAliases} aliases, ${maxDirectives} directives, cost ${maxCost};
 # ${maxTokens} tokens per document. See docs/graphql-limits.md.
 
 query Me {
   me {
     id
+    uuid
     name
     email
     plan
@@ -30,15 +53,28 @@ query Me {
 query EnvironmentWithGrants($environmentId: UUID!) {
   environment(id: $environmentId) {
     id
+    uuid
     name
     versionCheck
     owner {
-      id
+      uuid
       name
       email
     }
-    activeGrants {
-      ...GrantSummary
+    grants(first: 20) {
+      nodes {
+        uuid
+        lifecycle
+        automatic
+        followCoordinates
+        release {
+          ...ReleaseSummary
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 }
@@ -54,7 +90,13 @@ query ToolRelease($releaseId: UUID!) {
       componentName
       componentRevision
     }
-    definition
+    definitionSummary {
+      summary
+      commands {
+        path
+        summary
+      }
+    }
     metadataDigest
     createdAt
   }
@@ -62,80 +104,117 @@ query ToolRelease($releaseId: UUID!) {
 
 query Grant($grantId: UUID!) {
   grant(id: $grantId) {
-    ...GrantSummary
+    id
+    uuid
+    lifecycle
+    automatic
+    protected
+    followCoordinates
+    createdAt
     environment {
-      id
+      uuid
       name
+    }
+    release {
+      ...ReleaseSummary
     }
   }
 }
 
 mutation CreateGrantById($environmentId: UUID!, $releaseId: UUID!) {
-  createGrant(environmentId: $environmentId, input: { release: { type: ById, releaseId: $releaseId }, automatic: false }) {
-    ...GrantSummary
+  createGrant(environmentId: $environmentId, input: { release: { type: BY_ID, releaseId: $releaseId }, automatic: false }) {
+    uuid
+    lifecycle
+    followCoordinates
+    release {
+      ...ReleaseSummary
+    }
   }
 }
 
 mutation CreateGrantByCoordinates($environmentId: UUID!, $account: String!, $name: String!, $version: String!) {
   createGrant(
     environmentId: $environmentId
-    input: { release: { type: ByCoordinates, account: $account, name: $name, version: $version } }
+    input: { release: { type: BY_COORDINATES, account: $account, name: $name, version: $version } }
   ) {
-    ...GrantSummary
+    uuid
+    lifecycle
+    followCoordinates
+    release {
+      ...ReleaseSummary
+    }
   }
 }
 
 mutation DeleteGrant($grantId: UUID!) {
   deleteGrant(id: $grantId, automatic: false) {
-    id
+    uuid
     lifecycle
     stateChangedAt
+    release {
+      ...ReleaseSummary
+    }
   }
 }
 
 mutation RestoreGrant($grantId: UUID!) {
   restoreGrant(id: $grantId) {
-    ...GrantSummary
+    uuid
+    lifecycle
+    automatic
+    release {
+      ...ReleaseSummary
+    }
   }
 }
 
 mutation DepublishToolRelease($releaseId: UUID!) {
   depublishToolRelease(id: $releaseId) {
-    id
-    lifecycle
+    ...ReleaseSummary
     stateChangedAt
   }
 }
 
 mutation RestoreToolRelease($releaseId: UUID!) {
   restoreToolRelease(id: $releaseId) {
-    id
-    lifecycle
+    ...ReleaseSummary
     stateChangedAt
   }
 }
 
 fragment ReleaseSummary on ToolRelease {
   id
+  uuid
   name
   version
   lifecycle
   owner {
-    id
+    uuid
     name
     email
   }
 }
-
-fragment GrantSummary on Grant {
-  id
-  lifecycle
-  automatic
-  protected
-  followCoordinates
-  createdAt
-  release {
-    ...ReleaseSummary
-  }
-}
 `;
+
+export interface GraphiQLPageOptions {
+  /** Pre-filled in the Headers tab (demo mode: a demo account's, never the admin's). */
+  token?: string | undefined;
+  /** Pre-filled in the Variables tab (demo mode: ids from the demo data). */
+  variables?: StarterVariables | undefined;
+}
+
+/**
+ * The GraphiQL page. It is 9 MB (its assets are inline, so it works on closed networks) and its
+ * content is fixed for the process, so it is rendered once and the same string serves every request.
+ */
+export function renderGraphiQLPage(options: GraphiQLPageOptions): string {
+  // Yoga's GraphiQL reads `variables` (the Variables tab) as it reads `headers`; its type omits it.
+  const graphiqlOptions: GraphiQLOptions & { variables?: string | undefined } = {
+    title: "toolgate",
+    defaultQuery: GRAPHIQL_DEFAULT_QUERY,
+    headers: options.token ? JSON.stringify({ Authorization: `Bearer ${options.token}` }) : undefined,
+    variables: options.variables ? JSON.stringify(options.variables, null, 2) : undefined,
+    shouldPersistHeaders: true,
+  };
+  return renderGraphiQL(graphiqlOptions);
+}

@@ -5,7 +5,6 @@
 // is no CSRF header check: toolgate authenticates with bearer headers only, never cookies, so a
 // cross-site page cannot make a browser send an authenticated request. The body size cap is
 // applied before Yoga, in app.ts.
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
@@ -14,7 +13,7 @@ import { graphqlArmorPlugins } from "../graphql/armor.js";
 import type { Context } from "../graphql/context.js";
 import { ListArgumentLimitRule } from "../graphql/list-limits.js";
 import { graphQLErrorFor, HTTP_STATUS_BY_CODE, maskError, requestErrorFor, type ErrorExtensions } from "../graphql/error-codes.js";
-import { GRAPHIQL_DEFAULT_QUERY } from "./graphiql.js";
+import { renderGraphiQLPage, type StarterVariables } from "./graphiql.js";
 import { useGraphQLOverHttpStatuses } from "./graphql-status.js";
 import { jsonDepthExceeds, tooDeep } from "./json-depth.js";
 import { usePersistedQueries } from "./persisted-queries.js";
@@ -31,9 +30,12 @@ export interface YogaOptions {
   introspection: boolean;
   /** Token GraphiQL pre-fills in demo mode. */
   graphiqlToken?: string | undefined;
+  /** Variables GraphiQL pre-fills in demo mode: ids from the demo data. */
+  graphiqlVariables?: StarterVariables | undefined;
 }
 
 export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<RequestServerContext, Context> {
+  const graphiqlPage = renderGraphiQLPage({ token: options.graphiqlToken, variables: options.graphiqlVariables });
   return createYoga<RequestServerContext, Context>({
     schema: options.schema,
     graphqlEndpoint: "/graphql",
@@ -61,14 +63,8 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       useInvalidDocumentsAsRequestInvalid(),
       useHttpStatusInErrorBodies(),
     ],
-    // GraphiQL's assets are served inline, not from a CDN: the page works on closed networks too.
-    renderGraphiQL,
-    graphiql: {
-      title: "toolgate",
-      defaultQuery: GRAPHIQL_DEFAULT_QUERY,
-      headers: options.graphiqlToken ? JSON.stringify({ Authorization: `Bearer ${options.graphiqlToken}` }) : undefined,
-      shouldPersistHeaders: true,
-    },
+    // The page is rendered once (graphiql.ts); Yoga asks for it on every GET that accepts text/html.
+    renderGraphiQL: () => graphiqlPage,
   });
 }
 

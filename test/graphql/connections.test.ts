@@ -19,7 +19,7 @@ async function idsPagingForward(fetchPage: FetchPage, size: number): Promise<str
   let after: string | null = null;
   for (;;) {
     const page = await fetchPage({ first: size, after });
-    pages.push(page.nodes.map((node) => node.id));
+    pages.push(page.nodes.map((node) => node.uuid));
     expect(page.pageInfo.endCursor === null).toBe(page.nodes.length === 0);
     if (!page.pageInfo.hasNextPage) return pages;
     after = page.pageInfo.endCursor;
@@ -32,7 +32,7 @@ async function idsPagingBackward(fetchPage: FetchPage, size: number): Promise<st
   let before: string | null = null;
   for (;;) {
     const page = await fetchPage({ last: size, before });
-    pages.unshift(page.nodes.map((node) => node.id));
+    pages.unshift(page.nodes.map((node) => node.uuid));
     if (!page.pageInfo.hasPreviousPage) return pages;
     before = page.pageInfo.startCursor;
   }
@@ -58,8 +58,8 @@ describeEachDatabase("GraphQL connections", (provider) => {
       pageOf(path(dataOf(await asker.graphql(query, { ...variables, ...page }))));
 
   describe("Account.environments", () => {
-    const MY_ENVIRONMENTS = `query (${PAGE_ARGUMENTS}) { me { environments(${PAGE_VARIABLES}) { edges { node { id name } } ${PAGE_INFO} } } }`;
-    const ACCOUNT_ENVIRONMENTS = `query ($id: UUID!, ${PAGE_ARGUMENTS}) { account(id: $id) { environments(${PAGE_VARIABLES}) { edges { node { id name } } ${PAGE_INFO} } } }`;
+    const MY_ENVIRONMENTS = `query (${PAGE_ARGUMENTS}) { me { environments(${PAGE_VARIABLES}) { edges { node { uuid name } } ${PAGE_INFO} } } }`;
+    const ACCOUNT_ENVIRONMENTS = `query ($id: UUID!, ${PAGE_ARGUMENTS}) { account(id: $id) { environments(${PAGE_VARIABLES}) { edges { node { uuid name } } ${PAGE_INFO} } } }`;
     let member: Member;
     let byName: Environment[];
 
@@ -72,7 +72,7 @@ describeEachDatabase("GraphQL connections", (provider) => {
 
     it("lists the environments the account owns, ordered by name", async () => {
       const page = await connection(member.http, MY_ENVIRONMENTS, (data) => data.me.environments)({});
-      expect(page.nodes).toEqual(byName.map(({ id, name }) => ({ id, name })));
+      expect(page.nodes).toEqual(byName.map(({ id, name }) => ({ uuid: id, name })));
       expect(page.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
     });
 
@@ -88,18 +88,18 @@ describeEachDatabase("GraphQL connections", (provider) => {
 
     it("leaves out environments shared with the account (Query.environments has those)", async () => {
       const page = await connection(world.viewer.http, MY_ENVIRONMENTS, (data) => data.me.environments)({});
-      expect(page.nodes.map((node) => node.id)).not.toContain(world.environment.id);
+      expect(page.nodes.map((node) => node.uuid)).not.toContain(world.environment.id);
     });
 
     it("lists another account's environments for administrators", async () => {
       const page = await connection(world.admin, ACCOUNT_ENVIRONMENTS, (data) => data.account.environments, { id: member.account.id })({ first: 10 });
-      expect(page.nodes.map((node) => node.id)).toEqual(byName.map((environment) => environment.id));
+      expect(page.nodes.map((node) => node.uuid)).toEqual(byName.map((environment) => environment.id));
     });
   });
 
   describe("Account.toolReleases", () => {
     const RELEASES = `query ($lifecycle: ReleaseLifecycle, $name: String, ${PAGE_ARGUMENTS}) {
-      me { toolReleases(lifecycle: $lifecycle, name: $name, ${PAGE_VARIABLES}) { edges { node { id name version lifecycle } } ${PAGE_INFO} } }
+      me { toolReleases(lifecycle: $lifecycle, name: $name, ${PAGE_VARIABLES}) { edges { node { uuid name version lifecycle } } ${PAGE_INFO} } }
     }`;
     let member: Member;
     let ordered: ToolRelease[];
@@ -121,12 +121,12 @@ describeEachDatabase("GraphQL connections", (provider) => {
 
     it("lists every release the account owns in every lifecycle, ordered by name, then version", async () => {
       const page = await releases()({});
-      expect(page.nodes.map((node) => node.id)).toEqual(ordered.map((release) => release.id));
-      expect(page.nodes.find((node) => node.id === depublished.id)).toMatchObject({ lifecycle: "DE_PUBLISHED" });
+      expect(page.nodes.map((node) => node.uuid)).toEqual(ordered.map((release) => release.id));
+      expect(page.nodes.find((node) => node.uuid === depublished.id)).toMatchObject({ lifecycle: "DE_PUBLISHED" });
     });
 
     it("filters by lifecycle", async () => {
-      expect((await releases({ lifecycle: "DE_PUBLISHED" })({})).nodes.map((node) => node.id)).toEqual([depublished.id]);
+      expect((await releases({ lifecycle: "DE_PUBLISHED" })({})).nodes.map((node) => node.uuid)).toEqual([depublished.id]);
       expect((await releases({ lifecycle: "PUBLISHED" })({})).nodes).toHaveLength(4);
     });
 
@@ -154,7 +154,7 @@ describeEachDatabase("GraphQL connections", (provider) => {
   describe("Environment.grants", () => {
     const GRANTS = `query ($id: UUID!, $includeDeleted: Boolean, $name: String, ${PAGE_ARGUMENTS}) {
       environment(id: $id) {
-        grants(includeDeleted: $includeDeleted, name: $name, ${PAGE_VARIABLES}) { edges { node { id lifecycle release { name } } } ${PAGE_INFO} }
+        grants(includeDeleted: $includeDeleted, name: $name, ${PAGE_VARIABLES}) { edges { node { uuid lifecycle release { name } } } ${PAGE_INFO} }
       }
     }`;
     let environment: Environment;
@@ -184,7 +184,7 @@ describeEachDatabase("GraphQL connections", (provider) => {
       connection(asker, GRANTS, (data) => data.environment.grants, { id: environment.id, ...variables });
 
     it("lists active grants ordered by release name, then version", async () => {
-      expect((await grants(world.viewer.http)({})).nodes.map((node) => node.id)).toEqual(activeIds);
+      expect((await grants(world.viewer.http)({})).nodes.map((node) => node.uuid)).toEqual(activeIds);
     });
 
     it("pages forward with first/after and backward with last/before", async () => {
@@ -199,12 +199,12 @@ describeEachDatabase("GraphQL connections", (provider) => {
 
     it("includeDeleted adds deleted grants, in order, for the environment's owner", async () => {
       const page = await grants(world.owner.http, { includeDeleted: true })({});
-      expect(page.nodes.map((node) => node.id)).toEqual([activeIds[0], activeIds[1], deletedId, activeIds[2], activeIds[3]]);
-      expect(page.nodes.find((node) => node.id === deletedId)).toMatchObject({ lifecycle: "DELETED" });
+      expect(page.nodes.map((node) => node.uuid)).toEqual([activeIds[0], activeIds[1], deletedId, activeIds[2], activeIds[3]]);
+      expect(page.nodes.find((node) => node.uuid === deletedId)).toMatchObject({ lifecycle: "DELETED" });
     });
 
     it("includeDeleted works for administrators", async () => {
-      expect((await grants(world.admin, { includeDeleted: true, name: second })({})).nodes.map((node) => node.id)).toContain(deletedId);
+      expect((await grants(world.admin, { includeDeleted: true, name: second })({})).nodes.map((node) => node.uuid)).toContain(deletedId);
     });
 
     it("includeDeleted is AUTH_FORBIDDEN (403) for deployers and viewers", async () => {
@@ -216,13 +216,13 @@ describeEachDatabase("GraphQL connections", (provider) => {
     });
 
     it("includeDeleted: false is the default list for anyone", async () => {
-      expect((await grants(world.viewer.http, { includeDeleted: false })({})).nodes.map((node) => node.id)).toEqual(activeIds);
+      expect((await grants(world.viewer.http, { includeDeleted: false })({})).nodes.map((node) => node.uuid)).toEqual(activeIds);
     });
   });
 
   describe("ToolRelease.grants", () => {
     const RELEASE_GRANTS = `query ($id: UUID!, ${PAGE_ARGUMENTS}) {
-      toolRelease(id: $id) { grants(${PAGE_VARIABLES}) { edges { node { id environment { id } } } ${PAGE_INFO} } }
+      toolRelease(id: $id) { grants(${PAGE_VARIABLES}) { edges { node { uuid environment { uuid } } } ${PAGE_INFO} } }
     }`;
     let release: ToolRelease;
     let publisher: Member;
@@ -242,18 +242,18 @@ describeEachDatabase("GraphQL connections", (provider) => {
 
     it("lists, for the release's owner, its active grants in environments the owner can see, oldest first", async () => {
       const page = await releaseGrants(publisher.http)({});
-      expect(page.nodes.map((node) => node.environment.id)).toEqual(ownEnvironments.map((environment) => environment.id));
-      expect(page.nodes.map((node) => node.id)).not.toContain(foreignGrantId);
+      expect(page.nodes.map((node) => node.environment.uuid)).toEqual(ownEnvironments.map((environment) => environment.id));
+      expect(page.nodes.map((node) => node.uuid)).not.toContain(foreignGrantId);
     });
 
     it("lists grants in every environment for administrators", async () => {
       const page = await releaseGrants(world.admin)({});
-      expect(page.nodes.map((node) => node.id)).toContain(foreignGrantId);
+      expect(page.nodes.map((node) => node.uuid)).toContain(foreignGrantId);
       expect(page.nodes).toHaveLength(4);
     });
 
     it("pages forward with first/after and backward with last/before", async () => {
-      const ids = (await releaseGrants(publisher.http)({})).nodes.map((node) => node.id);
+      const ids = (await releaseGrants(publisher.http)({})).nodes.map((node) => node.uuid);
       expect(await idsPagingForward(releaseGrants(publisher.http), 2)).toEqual(chunks(ids, 2));
       expect((await idsPagingBackward(releaseGrants(publisher.http), 2)).flat()).toEqual(ids);
     });
@@ -264,14 +264,14 @@ describeEachDatabase("GraphQL connections", (provider) => {
       const deleted = await grant(world, ownEnvironments[1]!, other, publisher);
       await deleteGrant(service.db, publisher.account, deleted.id);
       const page = await connection(publisher.http, RELEASE_GRANTS, (data) => data.toolRelease.grants, { id: other.id })({});
-      expect(page.nodes.map((node) => node.id)).toEqual([kept.id]);
+      expect(page.nodes.map((node) => node.uuid)).toEqual([kept.id]);
       await depublishRelease(service.db, publisher.account, other.id);
       expect((await connection(publisher.http, RELEASE_GRANTS, (data) => data.toolRelease.grants, { id: other.id })({})).nodes).toEqual([]);
     });
   });
 
   describe("Query.environments", () => {
-    const ENVIRONMENTS = `query (${PAGE_ARGUMENTS}) { environments(${PAGE_VARIABLES}) { edges { node { id name } } ${PAGE_INFO} } }`;
+    const ENVIRONMENTS = `query (${PAGE_ARGUMENTS}) { environments(${PAGE_VARIABLES}) { edges { node { uuid name } } ${PAGE_INFO} } }`;
     const environments = (asker: Client) => connection(asker, ENVIRONMENTS, (data) => data.environments);
 
     it("lists the environments you own and the ones shared with you, ordered by name", async () => {
@@ -280,15 +280,15 @@ describeEachDatabase("GraphQL connections", (provider) => {
       const shared = await world.environmentOf(world.stranger, { name: "aa-shared" });
       await shareEnvironment(service.db, "system", { environmentId: shared.id, accountId: member.account.id, role: "viewer" });
       expect((await environments(member.http)({})).nodes).toEqual([
-        { id: shared.id, name: "aa-shared" },
-        { id: own.id, name: "zz-own" },
+        { uuid: shared.id, name: "aa-shared" },
+        { uuid: own.id, name: "zz-own" },
       ]);
     });
 
     it("leaves out environments you cannot see", async () => {
-      const ids = (await environments(world.stranger.http)({ first: 500 })).nodes.map((node) => node.id);
+      const ids = (await environments(world.stranger.http)({ first: 500 })).nodes.map((node) => node.uuid);
       expect(ids).not.toContain(world.environment.id);
-      expect((await environments(world.viewer.http)({ first: 500 })).nodes.map((node) => node.id)).toContain(world.environment.id);
+      expect((await environments(world.viewer.http)({ first: 500 })).nodes.map((node) => node.uuid)).toContain(world.environment.id);
     });
 
     it("lists every environment for administrators, one page at a time", async () => {

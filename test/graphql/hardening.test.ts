@@ -222,11 +222,11 @@ describeEachDatabase("/graphql hardening", (provider) => {
     });
 
     it("runs a form-encoded POST (what a cross-site HTML form sends) only as the token it carries: none, so anonymous", async () => {
-      const { me } = (await admin.graphql("{ me { id } }")).body.data;
+      const { me } = (await admin.graphql("{ me { uuid } }")).body.data;
       const result = await fetch(`${open.url}/graphql`, {
         method: "POST",
         headers: { accept: GRAPHQL_RESPONSE_JSON, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ query: `mutation { createEnvironment(input: { accountId: "${me.id}", name: "from-a-form" }) { id } }` }).toString(),
+        body: new URLSearchParams({ query: `mutation { createEnvironment(input: { accountId: "${me.uuid}", name: "from-a-form" }) { uuid } }` }).toString(),
       });
       expect(result.status).toBe(401);
       expect((await result.json()).errors[0].extensions.code).toBe("AUTH_UNAUTHORIZED");

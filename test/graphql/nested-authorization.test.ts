@@ -12,15 +12,15 @@ const THROUGH_A_GRANT = /* GraphQL */ `
       grants {
         edges {
           node {
-            id
+            uuid
             release {
-              id
-              grants { edges { node { id environment { id } } } }
+              uuid
+              grants { edges { node { uuid environment { uuid } } } }
               owner {
-                id
+                uuid
                 name
-                environments { edges { node { id } } }
-                toolReleases { edges { node { id } } }
+                environments { edges { node { uuid } } }
+                toolReleases { edges { node { uuid } } }
               }
             }
           }
@@ -33,7 +33,7 @@ const THROUGH_A_GRANT = /* GraphQL */ `
 const THROUGH_THE_OWNER = /* GraphQL */ `
   query ($environmentId: UUID!) {
     environment(id: $environmentId) {
-      owner { id environments { edges { node { id } } } toolReleases { edges { node { id } } } }
+      owner { uuid environments { edges { node { uuid } } } toolReleases { edges { node { uuid } } } }
     }
   }
 `;
@@ -58,14 +58,14 @@ describeEachDatabase("nested authorization", (provider) => {
   });
   afterAll(() => service?.stopAndDrop());
 
-  const grantedRelease = (data: any) => data.environment.grants.edges.map((edge: any) => edge.node).find((node: any) => node.id === grantInWorld.id).release;
+  const grantedRelease = (data: any) => data.environment.grants.edges.map((edge: any) => edge.node).find((node: any) => node.uuid === grantInWorld.id).release;
 
   describe("Account reached as a release's owner", () => {
     it("shows the owner's id and name, with empty environments and toolReleases connections", async () => {
       for (const member of [world.owner, world.deployer, world.viewer]) {
         const release = grantedRelease(dataOf(await member.http.graphql(THROUGH_A_GRANT, { environmentId: world.environment.id })));
         expect(release.owner).toEqual({
-          id: world.stranger.account.id,
+          uuid: world.stranger.account.id,
           name: world.stranger.account.name,
           environments: { edges: [] },
           toolReleases: { edges: [] },
@@ -76,13 +76,13 @@ describeEachDatabase("nested authorization", (provider) => {
     it("shows administrators the owner's environments and releases", async () => {
       const release = grantedRelease(dataOf(await world.admin.graphql(THROUGH_A_GRANT, { environmentId: world.environment.id })));
       // world.publish also gave the stranger an environment to publish from.
-      expect(release.owner.environments.edges.map((edge: any) => edge.node.id)).toContain(strangersEnvironment.id);
-      expect(release.owner.toolReleases.edges.map((edge: any) => edge.node.id)).toEqual([strangersRelease.id]);
+      expect(release.owner.environments.edges.map((edge: any) => edge.node.uuid)).toContain(strangersEnvironment.id);
+      expect(release.owner.toolReleases.edges.map((edge: any) => edge.node.uuid)).toEqual([strangersRelease.id]);
     });
 
     it("answers toolReleaseList of another account with ACCOUNT_NOT_FOUND (404)", async () => {
       const result = await world.viewer.http.graphql(
-        `query ($id: UUID!) { grant(id: $id) { release { owner { toolReleaseList { id } } } } }`,
+        `query ($id: UUID!) { grant(id: $id) { release { owner { toolReleaseList { uuid } } } } }`,
         { id: grantInWorld.id },
       );
       expectGraphQLError(result, "ACCOUNT_NOT_FOUND", 404);
@@ -94,13 +94,13 @@ describeEachDatabase("nested authorization", (provider) => {
     it("shows deployers and viewers empty environments and toolReleases connections", async () => {
       for (const member of [world.deployer, world.viewer]) {
         const { environment } = dataOf(await member.http.graphql(THROUGH_THE_OWNER, { environmentId: world.environment.id }));
-        expect(environment.owner).toEqual({ id: world.owner.account.id, environments: { edges: [] }, toolReleases: { edges: [] } });
+        expect(environment.owner).toEqual({ uuid: world.owner.account.id, environments: { edges: [] }, toolReleases: { edges: [] } });
       }
     });
 
     it("shows the owner their own lists", async () => {
       const { environment } = dataOf(await world.owner.http.graphql(THROUGH_THE_OWNER, { environmentId: world.environment.id }));
-      expect(environment.owner.environments.edges.map((edge: any) => edge.node.id)).toContain(world.environment.id);
+      expect(environment.owner.environments.edges.map((edge: any) => edge.node.uuid)).toContain(world.environment.id);
       expect(environment.owner.toolReleases.edges.length).toBeGreaterThan(0);
     });
   });
@@ -117,25 +117,25 @@ describeEachDatabase("nested authorization", (provider) => {
   describe("ToolRelease.grants for the release's owner", () => {
     it("never reaches an environment the owner cannot see", async () => {
       const { me } = dataOf(
-        await world.stranger.http.graphql(`{ me { toolReleases { edges { node { grants { edges { node { id environment { id name } } } } } } } } }`),
+        await world.stranger.http.graphql(`{ me { toolReleases { edges { node { grants { edges { node { uuid environment { uuid name } } } } } } } } }`),
       );
       const grants = me.toolReleases.edges.flatMap((edge: any) => edge.node.grants.edges.map((grantEdge: any) => grantEdge.node));
-      expect(grants).toEqual([{ id: grantInStrangers.id, environment: { id: strangersEnvironment.id, name: strangersEnvironment.name } }]);
+      expect(grants).toEqual([{ uuid: grantInStrangers.id, environment: { uuid: strangersEnvironment.id, name: strangersEnvironment.name } }]);
     });
   });
 
   describe("Grant.environment", () => {
     it("is reachable only from grants in environments you can see", async () => {
-      const asStranger = await world.stranger.http.graphql(`query ($id: UUID!) { grant(id: $id) { environment { id name } } }`, { id: grantInWorld.id });
+      const asStranger = await world.stranger.http.graphql(`query ($id: UUID!) { grant(id: $id) { environment { uuid name } } }`, { id: grantInWorld.id });
       expectGraphQLError(asStranger, "ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND", 404);
-      const asViewer = await world.viewer.http.graphql(`query ($id: UUID!) { grant(id: $id) { environment { id name } } }`, { id: grantInWorld.id });
-      expect(dataOf(asViewer).grant.environment).toEqual({ id: world.environment.id, name: world.environment.name });
+      const asViewer = await world.viewer.http.graphql(`query ($id: UUID!) { grant(id: $id) { environment { uuid name } } }`, { id: grantInWorld.id });
+      expect(dataOf(asViewer).grant.environment).toEqual({ uuid: world.environment.id, name: world.environment.name });
     });
   });
 
   describe("EnvironmentShare.environment", () => {
     const SHARE = /* GraphQL */ `
-      mutation ($input: ShareEnvironmentInput!) { shareEnvironment(input: $input) { role environment { id name } } }
+      mutation ($input: ShareEnvironmentInput!) { shareEnvironment(input: $input) { role environment { uuid name } } }
     `;
 
     it("is returned to the environment's owner only: deployers get AUTH_FORBIDDEN (403), strangers ENVIRONMENT_NOT_FOUND (404)", async () => {

@@ -13,18 +13,18 @@ const NODE = /* GraphQL */ `
   query ($id: ID!) {
     node(id: $id) {
       __typename
-      nodeId
-      ... on Account { id email }
-      ... on Environment { id name }
-      ... on ToolRelease { id name }
-      ... on Grant { id releaseId }
+      id
+      ... on Account { uuid email }
+      ... on Environment { uuid name }
+      ... on ToolRelease { uuid name }
+      ... on Grant { uuid releaseId }
     }
   }
 `;
 
 const NODES = /* GraphQL */ `
   query ($ids: [ID!]!) {
-    nodes(ids: $ids) { __typename nodeId ... on Account { id } ... on Environment { id } ... on ToolRelease { id } ... on Grant { id } }
+    nodes(ids: $ids) { __typename id ... on Account { uuid } ... on Environment { uuid } ... on ToolRelease { uuid } ... on Grant { uuid } }
   }
 `;
 
@@ -51,43 +51,43 @@ describeEachDatabase("Relay node lookups", (provider) => {
   describe("node(id:)", () => {
     it("finds your own account; another account is null; administrators find any", async () => {
       const own = await lookUp(world.owner.http, "Account", world.owner.account.id);
-      expect(own).toEqual({ __typename: "Account", nodeId: globalId("Account", world.owner.account.id), id: world.owner.account.id, email: world.owner.account.email });
+      expect(own).toEqual({ __typename: "Account", id: globalId("Account", world.owner.account.id), uuid: world.owner.account.id, email: world.owner.account.email });
       expect(await lookUp(world.stranger.http, "Account", world.owner.account.id)).toBeNull();
-      expect(await lookUp(world.admin, "Account", world.owner.account.id)).toMatchObject({ id: world.owner.account.id });
+      expect(await lookUp(world.admin, "Account", world.owner.account.id)).toMatchObject({ uuid: world.owner.account.id });
     });
 
     it("finds an environment for its owner, deployers and viewers; a stranger gets null; administrators find any", async () => {
       for (const member of [world.owner, world.deployer, world.viewer]) {
         expect(await lookUp(member.http, "Environment", world.environment.id)).toEqual({
           __typename: "Environment",
-          nodeId: globalId("Environment", world.environment.id),
-          id: world.environment.id,
+          id: globalId("Environment", world.environment.id),
+          uuid: world.environment.id,
           name: world.environment.name,
         });
       }
       expect(await lookUp(world.stranger.http, "Environment", world.environment.id)).toBeNull();
       expect(await lookUp(world.owner.http, "Environment", strangersEnvironment.id)).toBeNull();
-      expect(await lookUp(world.admin, "Environment", strangersEnvironment.id)).toMatchObject({ id: strangersEnvironment.id });
+      expect(await lookUp(world.admin, "Environment", strangersEnvironment.id)).toMatchObject({ uuid: strangersEnvironment.id });
     });
 
     it("finds a tool release for its owner only, like toolRelease(id); administrators find any", async () => {
-      expect(await lookUp(world.owner.http, "ToolRelease", release.id)).toMatchObject({ __typename: "ToolRelease", id: release.id, name: release.name });
+      expect(await lookUp(world.owner.http, "ToolRelease", release.id)).toMatchObject({ __typename: "ToolRelease", uuid: release.id, name: release.name });
       expect(await lookUp(world.viewer.http, "ToolRelease", release.id)).toBeNull();
       expect(await lookUp(world.stranger.http, "ToolRelease", release.id)).toBeNull();
-      expect(await lookUp(world.admin, "ToolRelease", release.id)).toMatchObject({ id: release.id });
+      expect(await lookUp(world.admin, "ToolRelease", release.id)).toMatchObject({ uuid: release.id });
     });
 
     it("finds an active grant for members of its environment; a stranger gets null; administrators find any", async () => {
       for (const member of [world.owner, world.deployer, world.viewer]) {
         expect(await lookUp(member.http, "Grant", granted.id)).toEqual({
           __typename: "Grant",
-          nodeId: globalId("Grant", granted.id),
-          id: granted.id,
+          id: globalId("Grant", granted.id),
+          uuid: granted.id,
           releaseId: release.id,
         });
       }
       expect(await lookUp(world.stranger.http, "Grant", granted.id)).toBeNull();
-      expect(await lookUp(world.admin, "Grant", granted.id)).toMatchObject({ id: granted.id });
+      expect(await lookUp(world.admin, "Grant", granted.id)).toMatchObject({ uuid: granted.id });
     });
 
     it("is null for a deleted grant and for a grant of a de-published release, like grant(id)", async () => {
@@ -122,9 +122,9 @@ describeEachDatabase("Relay node lookups", (provider) => {
       expectGraphQLError(await world.anonymous.graphql(NODE, { id: globalId("Environment", world.environment.id) }), "AUTH_UNAUTHORIZED", 401);
     });
 
-    it("takes the nodeId a query returned", async () => {
-      const { environment } = dataOf(await world.owner.http.graphql(`query ($id: UUID!) { environment(id: $id) { nodeId } }`, { id: world.environment.id }));
-      expect(dataOf(await world.owner.http.graphql(NODE, { id: environment.nodeId })).node).toMatchObject({ id: world.environment.id });
+    it("takes the id a query returned", async () => {
+      const { environment } = dataOf(await world.owner.http.graphql(`query ($id: UUID!) { environment(id: $id) { id } }`, { id: world.environment.id }));
+      expect(dataOf(await world.owner.http.graphql(NODE, { id: environment.id })).node).toMatchObject({ uuid: world.environment.id });
     });
   });
 
@@ -140,7 +140,7 @@ describeEachDatabase("Relay node lookups", (provider) => {
         globalId("Grant", UNKNOWN_ID),
       ];
       const { nodes } = dataOf(await world.viewer.http.graphql(NODES, { ids }));
-      expect(nodes.map((node: { id?: string } | null) => node?.id ?? null)).toEqual([
+      expect(nodes.map((node: { uuid?: string } | null) => node?.uuid ?? null)).toEqual([
         world.environment.id,
         null,
         granted.id,
@@ -154,7 +154,7 @@ describeEachDatabase("Relay node lookups", (provider) => {
     it("answers every id for administrators", async () => {
       const ids = [globalId("Environment", strangersEnvironment.id), globalId("ToolRelease", release.id), globalId("Account", world.owner.account.id)];
       const { nodes } = dataOf(await world.admin.graphql(NODES, { ids }));
-      expect(nodes.map((node: { __typename: string; id: string }) => [node.__typename, node.id])).toEqual([
+      expect(nodes.map((node: { __typename: string; uuid: string }) => [node.__typename, node.uuid])).toEqual([
         ["Environment", strangersEnvironment.id],
         ["ToolRelease", release.id],
         ["Account", world.owner.account.id],
@@ -164,7 +164,7 @@ describeEachDatabase("Relay node lookups", (provider) => {
     it("answers the same id twice", async () => {
       const id = globalId("Grant", granted.id);
       const { nodes } = dataOf(await world.owner.http.graphql(NODES, { ids: [id, id] }));
-      expect(nodes.map((node: { id: string }) => node.id)).toEqual([granted.id, granted.id]);
+      expect(nodes.map((node: { uuid: string }) => node.uuid)).toEqual([granted.id, granted.id]);
     });
   });
 });

@@ -15,7 +15,7 @@ import { createWorld, type Member, type World } from "../helpers/world.js";
 import { dataOf, expectGraphQLError, globalId, grant, uniqueName, type GraphQLResult } from "./support.js";
 
 /** The field that names a node. It becomes `id` when `id` turns into the Relay global id. */
-const NODE_IDENTITY = "nodeId";
+const NODE_IDENTITY = "id";
 
 /** toolgate's page size when neither `first` nor `last` is given (docs/graphql.md). */
 const DEFAULT_PAGE_SIZE = 50;

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import {
+  getNamedType,
   isEnumType,
   isInputObjectType,
   isInterfaceType,
@@ -69,5 +70,32 @@ describe("schema descriptions", () => {
       isEnumType(type) ? type.getValues().map((value) => ({ coordinate: `${type.name}.${value.name}`, description: value.description })) : [],
     );
     expect(offenders, MISSING).toEqual([]);
+  });
+});
+
+describe("connection types", () => {
+  /** Every field returning a type named *Connection, with that type's name, its edge type and its node type. */
+  const connectionFields = namedTypes.flatMap((type) =>
+    isObjectType(type) || isInterfaceType(type)
+      ? Object.values(type.getFields()).flatMap((field) => {
+          const connection = getNamedType(field.type);
+          if (!isObjectType(connection) || !connection.name.endsWith("Connection")) return [];
+          const { edges, nodes } = connection.getFields();
+          return [{ coordinate: `${type.name}.${field.name}`, connection: connection.name, edge: getNamedType(edges!.type).name, node: getNamedType(nodes!.type).name }];
+        })
+      : [],
+  );
+
+  it("are one per node type, <Node>Connection with <Node>Edge edges, so clients can share fragments", () => {
+    expect(connectionFields.length).toBeGreaterThan(0);
+    expect(connectionFields).toEqual(connectionFields.map((field) => ({ ...field, connection: `${field.node}Connection`, edge: `${field.node}Edge` })));
+  });
+});
+
+describe("enum values", () => {
+  it("are in upper snake case (PUBLISHED, NO_CHANGE, BY_ID), as GraphQL clients and linters expect", () => {
+    const values = namedTypes.flatMap((type) => (isEnumType(type) ? type.getValues().map((value) => `${type.name}.${value.name}`) : []));
+    expect(values.length).toBeGreaterThan(0);
+    expect(values.filter((coordinate) => !/\.[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/.test(coordinate))).toEqual([]);
   });
 });

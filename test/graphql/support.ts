@@ -9,7 +9,7 @@ import type { Member, World } from "../helpers/world.js";
 
 export type GraphQLResult = HttpResult<{ data?: any; errors?: any[] }>;
 
-/** The Relay global id (`nodeId`) of a stored object. */
+/** The Relay global id (the `id` field) of a stored object. */
 export const globalId = (typename: "Account" | "Environment" | "ToolRelease" | "Grant" | string, id: string) => encodeGlobalID(typename, id);
 
 let sequence = 0;

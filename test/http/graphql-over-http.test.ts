@@ -142,8 +142,8 @@ describeEachDatabase("GraphQL over HTTP", (provider) => {
     });
 
     it("refuses a mutation sent with GET with 405 and allow: POST; nothing is executed", async () => {
-      const { me } = (await send("POST", { query: "{ me { id } }" })).body.data;
-      const mutation = `mutation { createEnvironment(input: { accountId: "${me.id}", name: "by-get" }) { id } }`;
+      const { me } = (await send("POST", { query: "{ me { uuid } }" })).body.data;
+      const mutation = `mutation { createEnvironment(input: { accountId: "${me.uuid}", name: "by-get" }) { uuid } }`;
       expect((await send("POST", { query: mutation.replace("by-get", "by-post") })).status, "the mutation is valid").toBe(200);
       const result = await send("GET", { query: mutation });
       expect(result.status, result.text).toBe(405);

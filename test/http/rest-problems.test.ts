@@ -18,6 +18,12 @@ describe("REST problem wording", () => {
     expect(restProblem('Variable "$body" of required type "CreateGrantInput!" was not provided.', {})).toBe("body: required");
   });
 
+  it("suggests selector types in the spec's words (ById), not as GraphQL names them (BY_ID)", () => {
+    const graphQLMessage =
+      'Variable "$body" got invalid value "byId" at "body.release.type"; Value "byId" does not exist in "ReleaseSelectorType" enum. Did you mean the enum value "BY_ID"?';
+    expect(restProblem(graphQLMessage, {})).toBe('body.release.type: Value "byId" does not exist in "ReleaseSelectorType" enum. Did you mean the enum value "ById"?');
+  });
+
   it("leaves other messages alone", () => {
     expect(restProblem("something else", {})).toBe("something else");
   });

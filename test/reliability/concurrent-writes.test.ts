@@ -12,7 +12,7 @@ const CREATE_ENVIRONMENT = /* GraphQL */ `
 const SHARE_ENVIRONMENT = /* GraphQL */ `
   mutation ($input: ShareEnvironmentInput!) { shareEnvironment(input: $input) { role } }`;
 const CREATE_TOKEN = /* GraphQL */ `
-  mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { token { id } } }`;
+  mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { token { uuid } } }`;
 const CREATE_ACCOUNT = /* GraphQL */ `
   mutation ($input: CreateAccountInput!) { createAccount(input: $input) { id } }`;
 const REVOKE_TOKEN = /* GraphQL */ `
@@ -190,7 +190,7 @@ describeEachDatabase(`${CLIENTS} concurrent clients on every write operation`, (
   it("createApiToken and revokeApiToken: every request succeeds; revocation is idempotent", async () => {
     const created = await race(CLIENTS, (index) => world.stranger.http.graphql(CREATE_TOKEN, { input: { accountId: world.stranger.account.id, name: `token-${index}` } }));
     expect(tally(created.map(graphQLOutcomeOf))).toEqual({ "200": CLIENTS });
-    const tokenId = created[0]!.body.data.createApiToken.token.id as string;
+    const tokenId = created[0]!.body.data.createApiToken.token.uuid as string;
     const revoked = await race(CLIENTS, () => world.stranger.http.graphql(REVOKE_TOKEN, { id: tokenId }));
     expect(tally(revoked.map(graphQLOutcomeOf))).toEqual({ "200": CLIENTS });
     expect(new Set(revoked.map((result) => result.body.data.revokeApiToken.revokedAt)).size).toBe(1);

@@ -33,7 +33,7 @@ const STATEMENT_TIMEOUT_MS = 1000;
       },
     );
     service = await startService(config);
-    adminId = (await client(service.url, adminToken).graphql("{ me { id } }")).body.data.me.id;
+    adminId = (await client(service.url, adminToken).graphql("{ me { uuid } }")).body.data.me.uuid;
   });
   afterAll(async () => {
     await service?.stop();

@@ -17,16 +17,16 @@ export interface Registry {
 export async function prepareRegistry(url: string, adminToken: string): Promise<Registry> {
   const admin = client(url, adminToken);
   const tag = randomUUID().slice(0, 8);
-  const account = await admin.graphql("mutation($input: CreateAccountInput!) { createAccount(input: $input) { id email } }", {
+  const account = await admin.graphql("mutation($input: CreateAccountInput!) { createAccount(input: $input) { uuid email } }", {
     input: { name: `owner-${tag}`, email: `owner-${tag}@example.test`, plan: "UNLIMITED" },
   });
   if (!account.body.data) throw new Error(`cannot create an account: ${account.text}`);
   const owner = account.body.data.createAccount;
-  const environment = await admin.graphql("mutation($input: CreateEnvironmentInput!) { createEnvironment(input: $input) { id } }", {
-    input: { accountId: owner.id, name: `reliability-${tag}` },
+  const environment = await admin.graphql("mutation($input: CreateEnvironmentInput!) { createEnvironment(input: $input) { uuid } }", {
+    input: { accountId: owner.uuid, name: `reliability-${tag}` },
   });
   if (!environment.body.data) throw new Error(`cannot create an environment: ${environment.text}`);
-  return { ownerId: owner.id, ownerEmail: owner.email, environmentId: environment.body.data.createEnvironment.id };
+  return { ownerId: owner.uuid, ownerEmail: owner.email, environmentId: environment.body.data.createEnvironment.uuid };
 }
 
 /** One apply that publishes `name`@1.0.0 and grants it to the environment, in one transaction. */

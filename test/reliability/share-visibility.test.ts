@@ -11,7 +11,7 @@ const SHARE = /* GraphQL */ `
       environmentId
       accountId
       role
-      account { id name email plan admin }
+      account { uuid name email plan admin }
     }
   }
 `;
@@ -55,7 +55,7 @@ describeEachDatabase("shareEnvironment answer", (provider) => {
     const target = await world.member();
     const result = await world.admin.graphql(SHARE, { environmentId: environment.id, accountId: target.account.id });
     expect(result.body.data.shareEnvironment.account).toEqual({
-      id: target.account.id,
+      uuid: target.account.id,
       name: target.account.name,
       email: target.account.email,
       plan: "TEAM",

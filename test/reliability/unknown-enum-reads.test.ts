@@ -26,9 +26,9 @@ describeEachDatabase("values outside an enum that slipped into the database", (p
 
   it("an unknown plan reads as FREE, the plan whose limits apply, not a 500", async () => {
     await service.db.$executeRawUnsafe(`UPDATE "Account" SET "plan" = 'gold' WHERE "id" = '${world.stranger.account.id}'`);
-    const result = await world.stranger.http.graphql(`{ me { id plan } }`);
+    const result = await world.stranger.http.graphql(`{ me { uuid plan } }`);
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ data: { me: { id: world.stranger.account.id, plan: "FREE" } } });
+    expect(result.body).toEqual({ data: { me: { uuid: world.stranger.account.id, plan: "FREE" } } });
   });
 
   it("an unknown share role grants viewing only: the account may list grants but not create them", async () => {

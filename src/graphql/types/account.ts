@@ -12,8 +12,8 @@ import type { Context } from "../context.js";
 import { AccountPlan, ReleaseLifecycle } from "../enums.js";
 import { guardedBy } from "../field-guards.js";
 import { PagedList } from "../pagination.js";
-import { ENVIRONMENT_PAGES, EnvironmentType } from "./environment.js";
-import { ToolReleaseType } from "./tool-release.js";
+import { ENVIRONMENT_PAGES, EnvironmentConnection, EnvironmentType } from "./environment.js";
+import { ToolReleaseConnection, ToolReleaseType } from "./tool-release.js";
 
 /** Release lists: by name, then version, then creation (the id breaks ties). */
 const RELEASE_LIST_ORDER = [{ name: "asc" }, { version: "asc" }, { createdAt: "asc" }, { id: "asc" }] satisfies Prisma.ToolReleaseOrderByWithRelationInput[];
@@ -50,9 +50,9 @@ export const AccountType = builder.prismaNode("Account", {
   id: { field: "id" },
   nullable: true,
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The account's UUID." }),
+    uuid: t.expose("id", { type: "UUID", description: "The account's UUID: what `account(id:)`, `accountId` arguments and REST take." }),
     name: t.exposeString("name", { description: "Display name." }),
-    email: t.exposeString("email", { description: "Unique e-mail address; names the account in ByCoordinates selectors." }),
+    email: t.exposeString("email", { description: "Unique e-mail address; names the account in BY_COORDINATES selectors." }),
     plan: t.field({ type: AccountPlan, description: "Plan that sets the account's limits.", resolve: (account) => effectivePlan(account.plan) }),
     admin: t.exposeBoolean("admin", { description: "Administrators bypass every permission check." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the account was created." }),
@@ -79,7 +79,7 @@ export const AccountType = builder.prismaNode("Account", {
       select: (args, ctx, nestedSelection) =>
         RELEASE_PAGES.relationSelection("toolReleases", "ToolRelease", args, listableReleases(args, ctx).where, nestedSelection),
       resolve: (account, args) => RELEASE_PAGES.relationConnection(account, "toolReleases", args),
-    }),
+    }, ToolReleaseConnection),
     environments: t.connection({
       type: EnvironmentType,
       description:
@@ -88,6 +88,6 @@ export const AccountType = builder.prismaNode("Account", {
       select: (args, ctx, nestedSelection) =>
         ENVIRONMENT_PAGES.relationSelection("environments", "Environment", args, listableEnvironmentsWhere(ctx.actor()), nestedSelection),
       resolve: (account, args) => ENVIRONMENT_PAGES.relationConnection(account, "environments", args),
-    }),
+    }, EnvironmentConnection),
   }),
 });

@@ -8,7 +8,7 @@ import { builder } from "../builder.js";
 import type { Context } from "../context.js";
 import { guardedBy } from "../field-guards.js";
 import { PagedList } from "../pagination.js";
-import { GrantType } from "./grant.js";
+import { GrantConnection, GrantType } from "./grant.js";
 
 /** Environment lists: by name, the id making the order total for cursors. */
 const ENVIRONMENT_LIST_ORDER = [{ name: "asc" }, { id: "asc" }] satisfies Prisma.EnvironmentOrderByWithRelationInput[];
@@ -41,7 +41,7 @@ export const EnvironmentType = builder.prismaNode("Environment", {
   id: { field: "id" },
   nullable: true,
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The environment's UUID." }),
+    uuid: t.expose("id", { type: "UUID", description: "The environment's UUID: what `environment(id:)`, `environmentId` arguments and REST take." }),
     name: t.exposeString("name", { description: "Name, unique per owner." }),
     ownerAccountId: t.expose("ownerAccountId", { type: "UUID", description: "UUID of the owning account." }),
     owner: t.relation("owner", { description: "The owning account." }),
@@ -67,9 +67,15 @@ export const EnvironmentType = builder.prismaNode("Environment", {
       select: (args, _ctx, nestedSelection) => GRANT_PAGES.relationSelection("grants", "Grant", args, grantFilterWhere(args), nestedSelection),
       resolve: (environment, args) => GRANT_PAGES.relationConnection(environment, "grants", args),
       extensions: guardedBy(requireOwnerForDeletedGrants),
-    }),
+    }, GrantConnection),
   }),
 });
+
+/** One connection type for every list of environments (Account.environments, Query.environments). */
+export const EnvironmentConnection = builder.connectionObject(
+  { type: EnvironmentType, name: "EnvironmentConnection", description: "A page of environments, Relay style." },
+  { name: "EnvironmentEdge", description: "An environment on a page, with its cursor." },
+);
 
 builder.queryField("environments", (t) =>
   t.connection({
@@ -83,5 +89,5 @@ builder.queryField("environments", (t) =>
         where: visibleEnvironmentsWhere(ctx.actor()),
         findMany: (query) => ctx.db.environment.findMany(query as Prisma.EnvironmentFindManyArgs),
       }),
-  }),
+  }, EnvironmentConnection),
 );

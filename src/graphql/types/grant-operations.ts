@@ -3,28 +3,23 @@
 // `release { owner }` selections load in the same Prisma query.
 import type { Database } from "../../db/client.js";
 import { createGrant, deleteGrant, findGrant, restoreGrant, type GrantQuery } from "../../domain/grants.js";
-import { RELEASE_SELECTOR_TYPES } from "../../domain/grant-release-selector.js";
+import type { ReleaseSelectorType as ReleaseSelectorTypeWord } from "../../domain/grant-release-selector.js";
 import { builder } from "../builder.js";
+import { enumOfSpecWords } from "../enums.js";
 
-export const ReleaseSelectorType = builder.enumType("ReleaseSelectorType", {
-  description: "How a release selector names a release.",
-  values: {
-    ById: { value: "ById", description: "By the release's UUID (`releaseId`); published or superseded releases." },
-    ByCoordinates: {
-      value: "ByCoordinates",
-      description: "By the owner's e-mail (`account`), `name` and `version`; the current published release at that coordinate.",
-    },
-  } satisfies Record<(typeof RELEASE_SELECTOR_TYPES)[number], { value: string; description: string }>,
-});
+export const ReleaseSelectorType = enumOfSpecWords("ReleaseSelectorType", "How a release selector names a release.", {
+  ById: "By the release's UUID (`releaseId`); published or superseded releases.",
+  ByCoordinates: "By the owner's e-mail (`account`), `name` and `version`; the current published release at that coordinate.",
+} satisfies Record<ReleaseSelectorTypeWord, string>);
 
 export const ReleaseSelectorInput = builder.inputType("ReleaseSelectorInput", {
   description: "Names the release to grant. Give exactly the fields its `type` uses.",
   fields: (t) => ({
-    type: t.field({ type: ReleaseSelectorType, required: true, description: "ById or ByCoordinates." }),
-    releaseId: t.field({ type: "UUID", required: false, description: "ById: the release's UUID." }),
-    account: t.string({ required: false, description: "ByCoordinates: the e-mail of the account owning the release." }),
-    name: t.string({ required: false, description: "ByCoordinates: the middleware name." }),
-    version: t.string({ required: false, description: "ByCoordinates: the release version." }),
+    type: t.field({ type: ReleaseSelectorType, required: true, description: "BY_ID or BY_COORDINATES." }),
+    releaseId: t.field({ type: "UUID", required: false, description: "BY_ID: the release's `uuid`." }),
+    account: t.string({ required: false, description: "BY_COORDINATES: the e-mail of the account owning the release." }),
+    name: t.string({ required: false, description: "BY_COORDINATES: the middleware name." }),
+    version: t.string({ required: false, description: "BY_COORDINATES: the release version." }),
   }),
 });
 
@@ -47,7 +42,7 @@ builder.queryField("grant", (t) =>
     type: "Grant",
     nullable: true,
     description: "An active grant in an environment you can see whose release is published or superseded.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The grant's UUID." }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The grant's `uuid` (not its global `id`)." }) },
     resolve: (query, _root, args, ctx) => findGrant(ctx.db, ctx.actor(), args.id, query),
   }),
 );
@@ -72,7 +67,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: "Soft-delete an active grant (owner or deployer) and return it. Protected grants cannot be deleted.",
     args: {
-      id: t.arg({ type: "UUID", required: true, description: "The grant's UUID." }),
+      id: t.arg({ type: "UUID", required: true, description: "The grant's `uuid` (not its global `id`)." }),
       automatic: t.arg.boolean({
         required: false,
         description: "true when reconciliation deletes: then only automatic grants may be deleted. Defaults to false.",
@@ -87,7 +82,7 @@ builder.mutationFields((t) => ({
     type: "Grant",
     nullable: true,
     description: "Re-activate a deleted grant as a manual grant (owner or deployer). Its release must still be available.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The grant's UUID." }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The grant's `uuid` (not its global `id`)." }) },
     resolve: async (query, _root, args, ctx) => {
       const grant = await restoreGrant(ctx.db, ctx.actor(), args.id);
       return reload(ctx.db, grant.id, query);

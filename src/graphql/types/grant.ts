@@ -7,7 +7,7 @@ export const GrantType = builder.prismaNode("Grant", {
   id: { field: "id" },
   nullable: true,
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The grant's UUID." }),
+    uuid: t.expose("id", { type: "UUID", description: "The grant's UUID: what `grant(id:)`, the grant mutations and REST take." }),
     environmentId: t.expose("environmentId", { type: "UUID", description: "UUID of the environment holding the grant." }),
     environment: t.relation("environment", { description: "The environment holding the grant." }),
     releaseId: t.expose("releaseId", { type: "UUID", description: "UUID of the granted release (REST: toolMiddlewareReleaseId)." }),
@@ -24,3 +24,9 @@ export const GrantType = builder.prismaNode("Grant", {
     stateChangedById: t.expose("stateChangedById", { type: "UUID", description: "UUID of the account that last changed its lifecycle." }),
   }),
 });
+
+/** One connection type for every list of grants (Environment.grants, ToolRelease.grants), so clients can share fragments. */
+export const GrantConnection = builder.connectionObject(
+  { type: GrantType, name: "GrantConnection", description: "A page of grants, Relay style." },
+  { name: "GrantEdge", description: "A grant on a page, with its cursor." },
+);

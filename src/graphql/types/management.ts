@@ -46,7 +46,7 @@ const ShareEnvironmentInput = builder.inputType("ShareEnvironmentInput", {
 export const ApiTokenType = builder.prismaObject("ApiToken", {
   description: "An API token. Its secret is only ever shown by createApiToken.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The token's UUID." }),
+    uuid: t.expose("id", { type: "UUID", description: "The token's UUID: what `revokeApiToken(id:)` takes. (Tokens are not Nodes, so they have no global `id`.)" }),
     name: t.exposeString("name", { description: "What the token is for." }),
     accountId: t.expose("accountId", { type: "UUID", description: "Account it authenticates as." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was issued." }),
@@ -86,13 +86,13 @@ builder.queryFields((t) => ({
   account: t.prismaField({
     type: "Account",
     description: "An account: your own, or any for administrators.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The account's UUID." }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The account's `uuid` (not its global `id`)." }) },
     resolve: (query, _root, args, ctx) => findAccount(ctx.db, ctx.actor(), args.id, query),
   }),
   environment: t.prismaField({
     type: "Environment",
     description: "An environment you own, were shared, or (administrators) any.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The environment's UUID." }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The environment's `uuid` (not its global `id`)." }) },
     resolve: (query, _root, args, ctx) => findEnvironment(ctx.db, ctx.actor(), args.id, query),
   }),
 }));
@@ -114,7 +114,7 @@ builder.mutationFields((t) => ({
   revokeApiToken: t.prismaField({
     type: "ApiToken",
     description: "Revoke one of your tokens (administrators: any). Idempotent.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The token's UUID." }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The token's `uuid`." }) },
     resolve: (_query, _root, args, ctx) => revokeToken(ctx.db, ctx.actor(), args.id),
   }),
   createEnvironment: t.prismaField({

@@ -1,27 +1,19 @@
 // Validate and apply (service.md operation 3 and its executing extension): a body of publications
 // and grant changes, planned by validateToolMiddlewares and carried out by applyToolMiddlewares.
 // Definitions arrive as JSON and are checked by the domain, which reports every issue with its path.
-import { applyChanges, validateChanges, type ApplyResult, type PlanEntry, type ValidationResult } from "../../domain/publications.js";
+import { applyChanges, validateChanges, type ApplyResult, type PlanEntry, type PublicationAction as Action, type ValidationResult } from "../../domain/publications.js";
 import { builder } from "../builder.js";
+import { enumOfSpecWords } from "../enums.js";
 import { ReleaseSelectorInput } from "./grant-operations.js";
 import { GrantType } from "./grant.js";
 import { ToolReleaseType } from "./tool-release.js";
 
-const PublicationAction = builder.enumType("PublicationAction", {
-  description: "What applying a publication does at its coordinate (owner, name, version).",
-  values: {
-    publish: { value: "publish", description: "No release holds the coordinate (or only superseded ones): a new release is published." },
-    noChange: { value: "noChange", description: "The published release has identical content (same metadataDigest): nothing happens." },
-    supersede: {
-      value: "supersede",
-      description: "The published release is mutable and differs: it is superseded, and grants that follow coordinates move to the new release.",
-    },
-    conflict: {
-      value: "conflict",
-      description: "The coordinate cannot take this content (immutable or versionCheck, or a de-published release): apply refuses the whole body.",
-    },
-  } as const,
-});
+const PublicationAction = enumOfSpecWords("PublicationAction", "What applying a publication does at its coordinate (owner, name, version).", {
+  publish: "No release holds the coordinate (or only superseded ones): a new release is published.",
+  noChange: "The published release has identical content (same metadataDigest): nothing happens.",
+  supersede: "The published release is mutable and differs: it is superseded, and grants that follow coordinates move to the new release.",
+  conflict: "The coordinate cannot take this content (immutable or versionCheck, or a de-published release): apply refuses the whole body.",
+} satisfies Record<Action, string>);
 
 const PlanEntryType = builder.objectRef<PlanEntry>("PublicationPlanEntry").implement({
   description: "The planned outcome of one publication.",
@@ -61,7 +53,7 @@ const PublicationInput = builder.inputType("ToolMiddlewarePublicationInput", {
 });
 
 const ReconciliationCreationInput = builder.inputType("GrantReconciliationCreationInput", {
-  description: "A grant to create, as operation 2 would; may name a release published by the same body (ByCoordinates).",
+  description: "A grant to create, as operation 2 would; may name a release published by the same body (BY_COORDINATES).",
   fields: (t) => ({
     release: t.field({ type: ReleaseSelectorInput, required: true, description: "The release to grant." }),
     automatic: t.boolean({ required: false, description: "true: managed by reconciliation; false (default): managed by a person." }),

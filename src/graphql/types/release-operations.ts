@@ -8,7 +8,7 @@ builder.queryField("toolRelease", (t) =>
     type: "ToolRelease",
     nullable: true,
     description: "A tool release you own (administrators: any), in any lifecycle. Others get TOOL_RELEASE_NOT_FOUND.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The release's UUID." }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The release's `uuid` (not its global `id`)." }) },
     resolve: (query, _root, args, ctx) => findRelease(ctx.db, ctx.actor(), args.id, query),
   }),
 );
@@ -20,7 +20,7 @@ builder.mutationFields((t) => ({
     description:
       "De-publish a published release you own: it can no longer be granted and its grants disappear from view (they are kept, " +
       "and return on restore). Not published → TOOL_RELEASE_LIFECYCLE_CONFLICT; system-provided release → AUTH_FORBIDDEN.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "UUID of the release to de-publish." }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The `uuid` of the release to de-publish (not its global `id`)." }) },
     resolve: (query, _root, args, ctx) => depublishRelease(ctx.db, ctx.actor(), args.id, query),
   }),
   restoreToolRelease: t.prismaField({
@@ -29,7 +29,7 @@ builder.mutationFields((t) => ({
     description:
       "Publish a de-published release you own again; its grants become visible again. Counts against the plan's published " +
       "releases (LIMIT_EXCEEDED). Not de-published → TOOL_RELEASE_LIFECYCLE_CONFLICT; system-provided release → AUTH_FORBIDDEN.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "UUID of the release to restore." }) },
+    args: { id: t.arg({ type: "UUID", required: true, description: "The `uuid` of the release to restore (not its global `id`)." }) },
     resolve: (query, _root, args, ctx) => restoreRelease(ctx.db, ctx.actor(), args.id, query),
   }),
 }));

@@ -8,7 +8,7 @@ import { builder } from "../builder.js";
 import { PagedList } from "../pagination.js";
 import { ReleaseLifecycle, ReleaseOrigin, SystemAvailability } from "../enums.js";
 import { DefinitionSummaryType, summarizeDefinition } from "./definition-view.js";
-import { GrantType } from "./grant.js";
+import { GrantConnection, GrantType } from "./grant.js";
 
 export interface ReleaseSource {
   kind: string;
@@ -73,7 +73,7 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
     stateChangedById: true,
   },
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The release's UUID." }),
+    uuid: t.expose("id", { type: "UUID", description: "The release's UUID: what `toolRelease(id:)`, `releaseId` arguments and REST take." }),
     ownerAccountId: t.expose("ownerAccountId", { type: "UUID", description: "UUID of the owning account." }),
     owner: t.relation("owner", { description: "The owning account." }),
     name: t.exposeString("name", { description: "Middleware name." }),
@@ -132,6 +132,12 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
         return RELEASE_GRANT_PAGES.relationSelection("grants", "Grant", args, where, nestedSelection);
       },
       resolve: (release, args) => RELEASE_GRANT_PAGES.relationConnection(release, "grants", args),
-    }),
+    }, GrantConnection),
   }),
 });
+
+/** One connection type for every list of releases (Account.toolReleases). */
+export const ToolReleaseConnection = builder.connectionObject(
+  { type: ToolReleaseType, name: "ToolReleaseConnection", description: "A page of tool releases, Relay style." },
+  { name: "ToolReleaseEdge", description: "A tool release on a page, with its cursor." },
+);

@@ -2,11 +2,19 @@
 //   Variable "$body" got invalid value "yes" at "body.automatic"; Boolean cannot represent …
 // becomes
 //   body.automatic: Boolean cannot represent …
-// and a variable bound to a path parameter is named as such (path.grantId: …).
+// and a variable bound to a path parameter is named as such (path.grantId: …). Enum values GraphQL
+// suggests are put back as the words REST bodies use (`Did you mean the enum value "ById"?`).
+import { RELEASE_SELECTOR_TYPES } from "../../domain/grant-release-selector.js";
+import { withSpecWords } from "./enum-words.js";
+
+/** The words of the enums REST bodies carry (the release selector's `type`). */
+const BODY_ENUM_WORDS = [...RELEASE_SELECTOR_TYPES];
+
 const COERCION = /^Variable "\$(\w+)" got invalid value (.*?)(?: at "([^"]+)")?; (.*)$/s;
 const MISSING = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" was not provided\.$/;
 
-export function restProblem(message: string, pathParams: Record<string, string>): string {
+export function restProblem(graphQLMessage: string, pathParams: Record<string, string>): string {
+  const message = withSpecWords(BODY_ENUM_WORDS, graphQLMessage);
   const where = (variable: string) => (variable in pathParams ? `path.${variable}` : variable);
   const coercion = COERCION.exec(message);
   if (coercion) {

@@ -9,6 +9,7 @@ import {
   byCoordinates,
   byId,
   CREATE_GRANT,
+  creationForGraphQL,
   expectGraphQLError,
   expectRestError,
   grantViewOf,
@@ -28,7 +29,7 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares: create a 
     world.publish(options.owner ?? world.owner, uniqueName(), "1.0.0", { immutable: options.immutable });
   const rest = (member: Member, environment: Pick<Environment, "id">, body: unknown) => member.http.post(paths.grants(environment.id), body);
   const graphql = (member: Member, environment: Pick<Environment, "id">, input: unknown) =>
-    member.http.graphql(CREATE_GRANT, { environmentId: environment.id, input });
+    member.http.graphql(CREATE_GRANT, { environmentId: environment.id, input: creationForGraphQL(input) });
   const rowsOf = (environment: Environment, granted: ToolRelease) =>
     service.db.grant.findMany({ where: { environmentId: environment.id, releaseId: granted.id } });
 
@@ -298,7 +299,7 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares: create a 
     expect(result.body.errors).toBeUndefined();
     const stored = await service.db.grant.findFirstOrThrow({ where: { environmentId: world.environment.id, releaseId: granted.id } });
     expect(result.body.data.createGrant).toEqual({
-      id: stored.id,
+      uuid: stored.id,
       environmentId: world.environment.id,
       releaseId: granted.id,
       protected: false,
@@ -307,7 +308,7 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares: create a 
       lifecycle: "ACTIVE",
       stateChangedAt: stored.stateChangedAt.toISOString(),
       stateChangedById: world.deployer.account.id,
-      release: { id: granted.id, owner: { email: world.stranger.account.email } },
+      release: { uuid: granted.id, owner: { email: world.stranger.account.email } },
     });
   });
 });

@@ -157,7 +157,7 @@ describeEachDatabase("DELETE /v1/environment-tool-middleware-grants/{grant_id}: 
     expect(result.body.errors).toBeUndefined();
     const stored = await storedGrant(world, granted.id);
     expect(result.body.data.deleteGrant).toMatchObject({
-      id: granted.id,
+      uuid: granted.id,
       lifecycle: "DELETED",
       automatic: true,
       stateChangedAt: stored.stateChangedAt.toISOString(),

@@ -97,9 +97,9 @@ describeEachDatabase("GET /v1/environment-tool-middleware-grants/{grant_id}: get
     const result = await world.viewer.http.graphql(GET_GRANT, { id: shown.id });
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.grant).toMatchObject({
-      id: shown.id,
+      uuid: shown.id,
       lifecycle: "ACTIVE",
-      release: { id: shown.releaseId, owner: { email: world.owner.account.email } },
+      release: { uuid: shown.releaseId, owner: { email: world.owner.account.email } },
     });
   });
 });

@@ -154,16 +154,16 @@ describeEachDatabase("GET /v1/envs/{environment_id}/tool-middlewares: list activ
     const second = await grant(environment, await world.publish(world.owner, name, "2.0.0"));
     const first = await grant(environment, await world.publish(world.owner, name, "1.0.0"));
     const result = await world.viewer.http.graphql(
-      `query ($id: UUID!) { environment(id: $id) { activeGrants { id release { version } } grants(first: 1) { edges { node { id } } pageInfo { hasNextPage } } } }`,
+      `query ($id: UUID!) { environment(id: $id) { activeGrants { uuid release { version } } grants(first: 1) { edges { node { uuid } } pageInfo { hasNextPage } } } }`,
       { id: environment.id },
     );
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.environment).toEqual({
       activeGrants: [
-        { id: first.id, release: { version: "1.0.0" } },
-        { id: second.id, release: { version: "2.0.0" } },
+        { uuid: first.id, release: { version: "1.0.0" } },
+        { uuid: second.id, release: { version: "2.0.0" } },
       ],
-      grants: { edges: [{ node: { id: first.id } }], pageInfo: { hasNextPage: true } },
+      grants: { edges: [{ node: { uuid: first.id } }], pageInfo: { hasNextPage: true } },
     });
   });
 });

@@ -139,6 +139,6 @@ describeEachDatabase("POST /v1/environment-tool-middleware-grants/{grant_id}/res
     const deleted = await deletedGrant();
     const result = await world.deployer.http.graphql(RESTORE_GRANT, { id: deleted.id });
     expect(result.body.errors).toBeUndefined();
-    expect(result.body.data.restoreGrant).toMatchObject({ id: deleted.id, lifecycle: "ACTIVE", automatic: false, stateChangedById: world.deployer.account.id });
+    expect(result.body.data.restoreGrant).toMatchObject({ uuid: deleted.id, lifecycle: "ACTIVE", automatic: false, stateChangedById: world.deployer.account.id });
   });
 });

@@ -23,6 +23,16 @@ export const byCoordinates = (owner: Member, release: ToolRelease) => ({
   version: release.version,
 });
 
+/** The selector types as GraphQL names them; REST bodies use the spec's words. */
+const GRAPHQL_SELECTOR_TYPES: Record<string, string> = { ById: "BY_ID", ByCoordinates: "BY_COORDINATES" };
+
+/** A REST grant creation as GraphQL input: the same, with the selector's type named as GraphQL names it (unknown types kept). */
+export function creationForGraphQL<T>(creation: T): T {
+  const release = (creation as { release?: { type?: unknown } }).release;
+  if (typeof release?.type !== "string" || !(release.type in GRAPHQL_SELECTOR_TYPES)) return creation;
+  return { ...creation, release: { ...release, type: GRAPHQL_SELECTOR_TYPES[release.type] } };
+}
+
 let sequence = 0;
 /** A middleware name no other test uses, so each rule publishes its own releases. */
 export const uniqueName = (prefix = "tool") => `${prefix}-${(++sequence).toString(36)}`;
@@ -69,7 +79,7 @@ export async function grantViewOf(world: World, grantId: string): Promise<Record
 
 export const storedGrant = (world: World, grantId: string) => world.service.db.grant.findUniqueOrThrow({ where: { id: grantId } });
 
-const GRANT_FIELDS = "id environmentId releaseId protected automatic followCoordinates lifecycle stateChangedAt stateChangedById release { id owner { email } }";
+const GRANT_FIELDS = "uuid environmentId releaseId protected automatic followCoordinates lifecycle stateChangedAt stateChangedById release { uuid owner { email } }";
 export const GET_GRANT = `query ($id: UUID!) { grant(id: $id) { ${GRANT_FIELDS} } }`;
 export const CREATE_GRANT = `mutation ($environmentId: UUID!, $input: CreateGrantInput!) { createGrant(environmentId: $environmentId, input: $input) { ${GRANT_FIELDS} } }`;
 export const DELETE_GRANT = `mutation ($id: UUID!, $automatic: Boolean) { deleteGrant(id: $id, automatic: $automatic) { ${GRANT_FIELDS} } }`;

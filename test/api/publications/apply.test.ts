@@ -10,6 +10,7 @@ import {
   APPLY,
   body,
   byId,
+  changesForGraphQL,
   currentReleasesAt,
   environmentFor,
   expectGraphQLError,
@@ -276,12 +277,12 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
   it("answers the same through GraphQL applyToolMiddlewares", async () => {
     const name = uniqueName("gql");
     const input = body({ publications: [publication(definitionFor(name, "1.0.0"))], creations: [{ release: coordinatesOf(name), automatic: true }] });
-    const result = await world.deployer.http.graphql(APPLY, { environmentId: world.environment.id, input });
+    const result = await world.deployer.http.graphql(APPLY, { environmentId: world.environment.id, input: changesForGraphQL(input) });
     expect(result.body.errors).toBeUndefined();
     const applied = result.body.data.applyToolMiddlewares;
-    expect(applied.publicationPlan).toEqual([{ action: "publish", name, version: "1.0.0", reason: REASONS.publish }]);
-    expect(applied.releases).toEqual([{ id: expect.any(String), name, version: "1.0.0", lifecycle: "PUBLISHED", immutable: false }]);
-    expect(applied.grants).toEqual([{ id: expect.any(String), releaseId: applied.releases[0].id, followCoordinates: true, automatic: true, lifecycle: "ACTIVE" }]);
+    expect(applied.publicationPlan).toEqual([{ action: "PUBLISH", name, version: "1.0.0", reason: REASONS.publish }]);
+    expect(applied.releases).toEqual([{ uuid: expect.any(String), name, version: "1.0.0", lifecycle: "PUBLISHED", immutable: false }]);
+    expect(applied.grants).toEqual([{ uuid: expect.any(String), releaseId: applied.releases[0].uuid, followCoordinates: true, automatic: true, lifecycle: "ACTIVE" }]);
     expect(applied.deletedGrantIds).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ import { depublishRelease } from "../../../src/domain/releases.js";
 import { definitionFor } from "../../fixtures/definitions/index.js";
 import type { TestService } from "../../helpers/service.js";
 import type { Member, World } from "../../helpers/world.js";
-import { sharedEnvironment, supersede } from "../grants/support.js";
+import { creationForGraphQL, sharedEnvironment, supersede } from "../grants/support.js";
 
 export { byCoordinates, byId, expectGraphQLError, expectRestError, grantViewOf, sharedEnvironment, uniqueName, UNKNOWN_ID } from "../grants/support.js";
 export { itAnswers401WithoutValidCredentials, restReleaseOf } from "../releases/support.js";
@@ -42,6 +42,12 @@ export interface Body {
 export const body = ({ publications = [], creations = [], deletions = [] }: Body = {}) => ({
   grantReconciliation: { creations, deletions },
   publications,
+});
+
+/** A validate/apply body as GraphQL input: selector types as GraphQL names them. */
+export const changesForGraphQL = (changes: ReturnType<typeof body>) => ({
+  ...changes,
+  grantReconciliation: { ...changes.grantReconciliation, creations: changes.grantReconciliation.creations.map(creationForGraphQL) },
 });
 
 /** The same middleware and version with other content (its summary). */
@@ -87,8 +93,8 @@ export const VALIDATE = `query ($environmentId: UUID!, $input: ToolMiddlewareCha
 export const APPLY = `mutation ($environmentId: UUID!, $input: ToolMiddlewareChangesInput!) {
   applyToolMiddlewares(environmentId: $environmentId, input: $input) {
     ${PLAN_FIELDS}
-    releases { id name version lifecycle immutable }
-    grants { id releaseId followCoordinates automatic lifecycle }
+    releases { uuid name version lifecycle immutable }
+    grants { uuid releaseId followCoordinates automatic lifecycle }
     deletedGrantIds
   }
 }`;

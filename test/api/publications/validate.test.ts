@@ -272,7 +272,7 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
     expect(result.body).toEqual({ code: "REQUEST_INVALID", errors: [`grantReconciliation.deletions[1]: grant ${grant.id} is already deleted by grantReconciliation.deletions[0]`] });
   });
 
-  it("answers the same plan through GraphQL validateToolMiddlewares, actions named publish, noChange, supersede and conflict", async () => {
+  it("answers the same plan through GraphQL validateToolMiddlewares, actions named PUBLISH, NO_CHANGE, SUPERSEDE and CONFLICT (REST: publish, noChange, supersede, conflict)", async () => {
     const [fresh, same, mutable, depublished] = [uniqueName("gql"), uniqueName("gql"), uniqueName("gql"), uniqueName("gql")];
     await world.publish(world.owner, same, "1.0.0");
     await world.publish(world.owner, mutable, "1.0.0");
@@ -288,8 +288,11 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
     const result = await world.viewer.http.graphql(VALIDATE, { environmentId: world.environment.id, input });
     expect(result.body.errors).toBeUndefined();
     const plan = result.body.data.validateToolMiddlewares.publicationPlan;
-    expect(plan.map((entry: { action: string }) => entry.action)).toEqual(["publish", "noChange", "supersede", "conflict"]);
-    expect((await validate(world.viewer, world.environment.id, input)).body.publicationPlan).toEqual(plan);
+    expect(plan.map((entry: { action: string }) => entry.action)).toEqual(["PUBLISH", "NO_CHANGE", "SUPERSEDE", "CONFLICT"]);
+    const restPlan = (await validate(world.viewer, world.environment.id, input)).body.publicationPlan;
+    expect(restPlan.map((entry: { action: string }) => entry.action)).toEqual(["publish", "noChange", "supersede", "conflict"]);
+    const withoutAction = ({ action: _action, ...entry }: { action: string }) => entry;
+    expect(restPlan.map(withoutAction)).toEqual(plan.map(withoutAction));
   });
 
   it("answers GraphQL errors with the REST codes in extensions.code", async () => {

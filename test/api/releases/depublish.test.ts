@@ -41,7 +41,7 @@ describeEachDatabase("DELETE /v1/tool-releases/{release_id}: de-publish a tool r
 
   it("records the admin as stateChangedBy when an admin de-publishes someone's release", async () => {
     const release = await published();
-    const adminId = (await world.admin.graphql("{ me { id } }")).body.data.me.id;
+    const adminId = (await world.admin.graphql("{ me { uuid } }")).body.data.me.uuid;
     const result = await world.admin.delete(`/v1/tool-releases/${release.id}`);
     expect(result.status).toBe(200);
     expect(result.body.stateChangedBy).toBe(adminId);
@@ -131,7 +131,7 @@ describeEachDatabase("DELETE /v1/tool-releases/{release_id}: de-publish a tool r
       expect(result.body.errors).toBeUndefined();
       const after = await stored(release.id);
       expect(result.body.data.depublishToolRelease).toEqual({
-        id: release.id,
+        uuid: release.id,
         lifecycle: "DE_PUBLISHED",
         stateChangedAt: after.stateChangedAt.toISOString(),
         stateChangedById: world.owner.account.id,

@@ -133,7 +133,7 @@ describeEachDatabase("GET /v1/tool-releases/{release_id}: get a tool release", (
     const result = await world.owner.http.graphql(GET_RELEASE, { id: release.id });
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.toolRelease).toEqual({
-      id: release.id,
+      uuid: release.id,
       lifecycle: "PUBLISHED",
       stateChangedAt: release.stateChangedAt.toISOString(),
       stateChangedById: world.owner.account.id,

@@ -147,19 +147,19 @@ describeEachDatabase("GET /v1/accounts/{account_id}/tool-releases: list tool rel
 
   it("GraphQL Account.toolReleaseList returns the same list with the same filters", async () => {
     const result = await publisher.http.graphql(
-      `query ($id: UUID!) { account(id: $id) { toolReleaseList(lifecycle: PUBLISHED, name: "alpha") { id lifecycle } } }`,
+      `query ($id: UUID!) { account(id: $id) { toolReleaseList(lifecycle: PUBLISHED, name: "alpha") { uuid lifecycle } } }`,
       { id: publisher.account.id },
     );
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.account.toolReleaseList).toEqual(
-      expectedOrder.filter((release) => release.name === "alpha" && release.lifecycle === "published").map((release) => ({ id: release.id, lifecycle: "PUBLISHED" })),
+      expectedOrder.filter((release) => release.name === "alpha" && release.lifecycle === "published").map((release) => ({ uuid: release.id, lifecycle: "PUBLISHED" })),
     );
   });
 
   it("GraphQL Account.toolReleaseList errors with ACCOUNT_NOT_FOUND when reached from another account", async () => {
     // The deployer sees the shared environment, and through it the owner's Account, but not its releases.
     await world.publish(world.owner, "owner-only", "1.0.0");
-    const result = await world.deployer.http.graphql(`query ($id: UUID!) { environment(id: $id) { owner { id toolReleaseList { id } } } }`, {
+    const result = await world.deployer.http.graphql(`query ($id: UUID!) { environment(id: $id) { owner { uuid toolReleaseList { uuid } } } }`, {
       id: world.environment.id,
     });
     expect(graphQLCode(result)).toBe("ACCOUNT_NOT_FOUND");

@@ -44,7 +44,7 @@ describeEachDatabase("POST /v1/tool-releases/{release_id}/restore: restore a too
 
   it("records the admin as stateChangedBy when an admin restores someone's release", async () => {
     const release = await depublished();
-    const adminId = (await world.admin.graphql("{ me { id } }")).body.data.me.id;
+    const adminId = (await world.admin.graphql("{ me { uuid } }")).body.data.me.uuid;
     const result = await restore(world.admin, release.id);
     expect(result.status).toBe(200);
     expect(result.body.stateChangedBy).toBe(adminId);
@@ -158,7 +158,7 @@ describeEachDatabase("POST /v1/tool-releases/{release_id}/restore: restore a too
       expect(result.body.errors).toBeUndefined();
       const after = await stored(release.id);
       expect(result.body.data.restoreToolRelease).toEqual({
-        id: release.id,
+        uuid: release.id,
         lifecycle: "PUBLISHED",
         stateChangedAt: after.stateChangedAt.toISOString(),
         stateChangedById: world.owner.account.id,

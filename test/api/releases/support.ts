@@ -80,7 +80,7 @@ export function restReleaseOf(release: ToolRelease): Record<string, unknown> {
 /** The spec's error body for every status but 400. */
 export const errorBody = (code: string) => ({ code, error: expect.any(String) });
 
-export const RELEASE_GRAPHQL_FIELDS = "id lifecycle stateChangedAt stateChangedById";
+export const RELEASE_GRAPHQL_FIELDS = "uuid lifecycle stateChangedAt stateChangedById";
 export const GET_RELEASE = `query ($id: UUID!) { toolRelease(id: $id) { ${RELEASE_GRAPHQL_FIELDS} } }`;
 export const DEPUBLISH_RELEASE = `mutation ($id: UUID!) { depublishToolRelease(id: $id) { ${RELEASE_GRAPHQL_FIELDS} } }`;
 export const RESTORE_RELEASE = `mutation ($id: UUID!) { restoreToolRelease(id: $id) { ${RELEASE_GRAPHQL_FIELDS} } }`;

@@ -15,7 +15,7 @@ describeEachDatabase("Tool release lifecycle transitions", (provider) => {
 
   it("published → de-published → published: each step returns the new lifecycle, a later stateChangedAt and its actor", async () => {
     const release = await world.publish(world.owner, "round-trip", "1.0.0");
-    const adminId = (await world.admin.graphql("{ me { id } }")).body.data.me.id;
+    const adminId = (await world.admin.graphql("{ me { uuid } }")).body.data.me.uuid;
     const depublished = await world.owner.http.delete(`/v1/tool-releases/${release.id}`);
     const restored = await world.admin.post(`/v1/tool-releases/${release.id}/restore`);
     const fetched = await world.owner.http.get(`/v1/tool-releases/${release.id}`);

@@ -1,12 +1,15 @@
 // REST routes for grants (service.md 4.1, operations 1, 2, 4, 5, 6). Operation 3 (validate) lives
 // with the validate/apply routes.
 import { invalidRequest } from "../../../domain/errors.js";
+import { RELEASE_SELECTOR_TYPES } from "../../../domain/grant-release-selector.js";
+import { isJsonObject } from "../body.js";
+import { graphQLNameOf } from "../enum-words.js";
 import { restEnumValue, type RestInput, type RestRoute } from "../route.js";
 
-/** Everything a grant view (service.md 2.2) needs, aliased to the spec's field names. */
+/** Everything a grant view (service.md 2.2) needs, aliased to the spec's field names (`id` is the plain UUID). */
 export const GRANT_VIEW = /* GraphQL */ `
   fragment GrantView on Grant {
-    id
+    id: uuid
     environmentId
     toolMiddlewareReleaseId: releaseId
     protected
@@ -18,7 +21,7 @@ export const GRANT_VIEW = /* GraphQL */ `
     stateChangedAt
     stateChangedBy: stateChangedById
     release {
-      id
+      id: uuid
       name
       version
       definition: middlewareDefinition
@@ -26,7 +29,7 @@ export const GRANT_VIEW = /* GraphQL */ `
       metadataDigest
       sourceDigest
       owner {
-        id
+        id: uuid
         name
         email
       }
@@ -88,12 +91,21 @@ function pageOf({ query, params }: RestInput): { paged: boolean; limit: number |
   return { paged: limit !== null || cursor !== null, limit: limit === null ? null : Number(limit), cursor };
 }
 
+/**
+ * A grant creation of a REST body with its selector's `type` as GraphQL names it (`ById` → `BY_ID`).
+ * Any other shape or word is passed on as it is, for GraphQL's coercion to report.
+ */
+export function creationForGraphQL(creation: unknown): unknown {
+  if (!isJsonObject(creation) || !isJsonObject(creation.release) || !("type" in creation.release)) return creation;
+  return { ...creation, release: { ...creation.release, type: graphQLNameOf(RELEASE_SELECTOR_TYPES, creation.release.type) } };
+}
+
 /** POST's body becomes the `$body` variable, so GraphQL's coercion errors read "at body.release.type". */
 function creationOf(input: RestInput): { body: unknown } {
   if (input.body === undefined) {
     rejectRequest(['body: required, e.g. {"release": {"type": "ById", "releaseId": "<uuid>"}, "automatic": false}'], input.params, "environmentId");
   }
-  return { body: input.body };
+  return { body: creationForGraphQL(input.body) };
 }
 
 /** DELETE's optional body is `{automatic: boolean}`; it is checked here because it has no GraphQL input type. */
@@ -189,7 +201,7 @@ export const GRANT_ROUTES: RestRoute[] = [
     document: /* GraphQL */ `
       mutation DeleteGrant($grantId: UUID!, $automatic: Boolean) {
         deleteGrant(id: $grantId, automatic: $automatic) {
-          id
+          uuid
         }
       }
     `,

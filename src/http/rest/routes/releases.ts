@@ -1,12 +1,13 @@
 // REST routes for tool releases (service.md 4.2, operations 7-10).
 import { invalidRequest } from "../../../domain/errors.js";
 import { RELEASE_LIFECYCLES, type ReleaseLifecycle } from "../../../domain/releases.js";
+import { graphQLEnumName } from "../../../graphql/enum-names.js";
 import { restEnumValue, type RestInput, type RestRoute } from "../route.js";
 
-/** Everything a tool release shows in REST (service.md 2.4), in GraphQL terms. */
+/** Everything a tool release shows in REST (service.md 2.4), in GraphQL terms (`id` is the plain UUID). */
 export const TOOL_RELEASE_FIELDS = /* GraphQL */ `
   fragment ToolReleaseFields on ToolRelease {
-    id
+    id: uuid
     ownerAccountId
     name
     version
@@ -72,7 +73,7 @@ function listFilter(query: URLSearchParams): { lifecycle?: string; name?: string
   const filter: { lifecycle?: string; name?: string } = {};
   const lifecycle = query.get("lifecycle");
   if (lifecycle !== null) {
-    if (RELEASE_LIFECYCLES.includes(lifecycle as ReleaseLifecycle)) filter.lifecycle = lifecycle.toUpperCase().replace(/-/g, "_");
+    if (RELEASE_LIFECYCLES.includes(lifecycle as ReleaseLifecycle)) filter.lifecycle = graphQLEnumName(lifecycle);
     else problems.push(`query.lifecycle: "${lifecycle}" is not one of ${RELEASE_LIFECYCLES.join(", ")}`);
   }
   const name = query.get("name");
