@@ -3,7 +3,7 @@
 // and shows a mutation's result in queries it already holds without fetching them again. SQLite
 // only: a client sees the same graph on either database, and the graph's own suites cover both.
 import type { ApolloClient } from "@apollo/client";
-import { filter, firstValueFrom, from } from "rxjs";
+import { filter, firstValueFrom, from, type Subscription } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService } from "../helpers/service.js";
 import { createApolloClient } from "./apollo/apollo-client.js";
@@ -14,6 +14,7 @@ describe("Apollo Client (default HttpLink and InMemoryCache, relayStylePaginatio
   let service: TestService;
   let world: ClientWorld;
   let requests: ReturnType<typeof watchRequests>;
+  const watching: Subscription[] = [];
 
   beforeAll(async () => {
     service = await startTestService("sqlite");
@@ -21,6 +22,7 @@ describe("Apollo Client (default HttpLink and InMemoryCache, relayStylePaginatio
     requests = watchRequests(`${service.url}/graphql`);
   });
   afterAll(async () => {
+    for (const subscription of watching) subscription.unsubscribe();
     requests?.restore();
     await service?.stopAndDrop();
   });
@@ -33,8 +35,7 @@ describe("Apollo Client (default HttpLink and InMemoryCache, relayStylePaginatio
     const apollo = createApolloClient(`${service.url}/graphql`, world.owner.token);
     const variables = { environmentId: world.environment.id, first: PAGE_SIZE };
     const grants = apollo.watchQuery({ query: ENVIRONMENT_GRANTS, variables });
-    const subscription = grants.subscribe(() => {});
-    afterAll(() => subscription.unsubscribe());
+    watching.push(grants.subscribe(() => {}));
     const first = await firstValueFrom(from(grants).pipe(filter((result) => result.dataState === "complete")));
     let pageInfo = (first.data as any).environment.grants.pageInfo;
     while (pageInfo.hasNextPage) {
