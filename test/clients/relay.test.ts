@@ -25,8 +25,12 @@ async function compileRelayApp(): Promise<string> {
   return stdout + stderr;
 }
 
-// Loaded after compiling, as babel-plugin-relay would load them in place of the `graphql` tags.
-const artifact = async <T>(name: string): Promise<T> => (await import(`./relay/__generated__/${name}.graphql.ts`)).default as T;
+// Loaded after compiling, as babel-plugin-relay would load them in place of the `graphql` tags. Vite
+// must not resolve the import when it transforms this file: the artifacts do not exist yet.
+async function artifact<T>(name: string): Promise<T> {
+  const file = new URL(`./relay/__generated__/${name}.graphql.ts`, import.meta.url).href;
+  return (await import(/* @vite-ignore */ file)).default as T;
+}
 
 describe("Relay (relay-compiler and relay-runtime, default configuration)", () => {
   let compilerOutput: string;
