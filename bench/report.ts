@@ -12,6 +12,8 @@ export interface DatabaseResult {
   database: DatabaseProvider;
   dataset: Omit<SeedSummary, "subject">;
   seedSeconds: number;
+  /** From the identity check to the last scenario's last run. */
+  measureSeconds: number;
   /** From spawning `toolgate serve` on the seeded (existing, migrated) database to its listening banner. */
   toolgateReadyMs: number;
   floorReadyMs: number;
@@ -27,6 +29,8 @@ export interface BenchResults {
   settings: LoadSettings;
   startup: { helpMs: number; helpSamplesMs: number[] };
   databases: DatabaseResult[];
+  /** The whole `npm run bench`, seeding and start-ups included. */
+  totalSeconds: number;
 }
 
 const mb = (bytes: number) => bytes / (1024 * 1024);
@@ -87,5 +91,6 @@ export function defaultResultsPath(directory: string, date: string): string {
 
 export function writeResults(file: string, results: BenchResults): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  const rounded = (_key: string, value: unknown) => (typeof value === "number" && !Number.isInteger(value) ? Number(value.toPrecision(4)) : value);
+  writeFileSync(file, `${JSON.stringify(results, rounded, 2)}\n`);
 }

@@ -36,6 +36,7 @@ async function benchDatabase(provider: DatabaseProvider, options: BenchOptions, 
       const floor = await startFloor(scratch.url);
       try {
         log(`[${provider}] toolgate ready in ${(toolgate.readyMs / 1000).toFixed(2)} s; checking byte identity …`);
+        const measureStarted = performance.now();
         const scenarios = SCENARIOS.filter((scenario) => options.scenarioIds.includes(scenario.id));
         const { requests } = await verifyByteIdentity(floor.url, toolgate.url, scenarios, subject);
         log(`[${provider}] ${requests} requests answered byte-identically; measuring`);
@@ -43,10 +44,13 @@ async function benchDatabase(provider: DatabaseProvider, options: BenchOptions, 
         for (const scenario of scenarios) {
           measurements.push(await measureScenario(loader, scenario, subject, { floor, toolgate }, options.load, log));
         }
+        const measureSeconds = (performance.now() - measureStarted) / 1000;
+        log(`[${provider}] measured in ${measureSeconds.toFixed(0)} s`);
         return {
           database: provider,
           dataset,
           seedSeconds,
+          measureSeconds,
           toolgateReadyMs: toolgate.readyMs,
           floorReadyMs: floor.readyMs,
           identityCheckedRequests: requests,
@@ -96,6 +100,7 @@ async function main(): Promise<void> {
     settings: options.load,
     startup: { helpMs: help.medianMs, helpSamplesMs: help.samplesMs },
     databases,
+    totalSeconds: (performance.now() - started) / 1000,
   };
   const { connections, durationSeconds, runs } = options.load;
   console.log(`\ntoolgate vs floor — ${connections} connections, medians of ${runs} interleaved run(s) of ${durationSeconds} s, node ${process.version}, ${os.cpus().length} CPUs`);
@@ -107,7 +112,7 @@ async function main(): Promise<void> {
     writeResults(out, results);
     console.log(`results: ${out}`);
   }
-  console.log(`whole run: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`whole run: ${results.totalSeconds.toFixed(0)} s`);
 }
 
 main().catch((error: unknown) => {
