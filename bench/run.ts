@@ -116,8 +116,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof OptionsError) {
-    console.error(`${error.message}\n\n${USAGE}`);
+  const code = (error as { code?: string }).code;
+  if (error instanceof OptionsError || code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }
   console.error(error instanceof Error ? error.message : error);
