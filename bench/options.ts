@@ -10,7 +10,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --db sqlite|postgresql|both   database(s) to measure on (default sqlite)
   --postgres-url URL            PostgreSQL server for the scratch database
                                 (default TOOLGATE_TEST_POSTGRES_URL, else ${DEFAULT_POSTGRES_SERVER_URL})
-  --duration S                  seconds per measured run (default 3; longer for a server too slow
+  --duration S                  seconds per measured run (default 2; longer for a server too slow
                                 to answer 2 requests per connection in that time, at most 30)
   --warmup S                    seconds of warm-up per server and scenario (default 1)
   --runs N                      measured runs per server and scenario; medians are reported (default 3)
@@ -68,7 +68,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     postgresUrl: values["postgres-url"] ?? process.env.TOOLGATE_TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_SERVER_URL,
     load: {
       connections,
-      durationSeconds: positiveNumber("duration", values.duration, quick ? 1 : 3),
+      durationSeconds: positiveNumber("duration", values.duration, quick ? 1 : 2),
       warmupSeconds: values.warmup === "0" ? 0 : positiveNumber("warmup", values.warmup, quick ? 0.3 : 1),
       runs: Math.round(positiveNumber("runs", values.runs, quick ? 1 : 3)),
       minResponses: quick ? connections : 2 * connections,

@@ -70,7 +70,7 @@ async function benchDatabase(provider: DatabaseProvider, options: BenchOptions, 
 
 function gitCommit(): string {
   try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    return execFileSync("git", ["describe", "--always", "--dirty"], { encoding: "utf8" }).trim();
   } catch {
     return "unknown";
   }
