@@ -1,77 +1,126 @@
-// `npm run bench`: starts toolgate on a fresh SQLite file (or TOOLGATE_BENCH_DATABASE=postgresql),
-// seeds a realistic environment and measures the hot read and write paths over real HTTP.
-// Options (env): BENCH_SECONDS (default 5 per scenario), BENCH_CONCURRENCY (default 8), BENCH_GRANTS (default 50).
-import { randomUUID } from "node:crypto";
-import { loadConfig } from "../src/config.js";
+// `npm run bench`: toolgate against the floor (bench/floor/) on issue 10's data set, scenario by
+// scenario, from a separate load-generating process. See docs/performance.md.
+import { execFileSync } from "node:child_process";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { openDatabase } from "../src/db/client.js";
+import { migrateDatabase } from "../src/db/migrations.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import { createScratchDatabase } from "../src/db/scratch-database.js";
-import { createAccount, issueToken } from "../src/domain/accounts.js";
-import { createEnvironment } from "../src/domain/environments.js";
-import { applyChanges } from "../src/domain/publications.js";
-import { gitLite } from "../src/demo/definitions/git-lite.js";
-import { startService } from "../src/service.js";
+import { FULL_DATASET, seedDataset } from "./dataset.js";
+import { verifyByteIdentity } from "./identity.js";
+import { startLoader, type Loader } from "./loader.js";
+import { measureScenario, type ScenarioMeasurement } from "./measure.js";
+import { OptionsError, parseOptions, USAGE, type BenchOptions } from "./options.js";
+import { rssBytes } from "./proc.js";
+import { defaultResultsPath, formatStartup, formatTable, writeResults, type BenchResults, type DatabaseResult } from "./report.js";
+import { SCENARIOS } from "./scenarios.js";
+import { startFloor, startToolgate } from "./servers.js";
+import { timeHelp } from "./startup.js";
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const grantCount = Number(process.env.BENCH_GRANTS ?? 50);
-const provider = (process.env.TOOLGATE_BENCH_DATABASE ?? "sqlite") as DatabaseProvider;
+const log = (line: string) => console.error(line);
 
-const scratch = await createScratchDatabase(provider);
-const service = await startService(loadConfig({}, { databaseUrl: scratch.url, port: 0, logLevel: "silent", adminToken: "b".repeat(40) }));
-const db = service.db;
-const owner = await createAccount(db, "system", { name: "bench", email: "bench@example.test", plan: "unlimited" });
-const { secret } = await issueToken(db, "system", { accountId: owner.id, name: "bench" });
-const environment = await createEnvironment(db, "system", { accountId: owner.id, name: "bench" });
-const releaseIds: string[] = [];
-for (let index = 0; index < grantCount + 1; index += 1) {
-  const name = `tool-${String(index).padStart(3, "0")}`;
-  const applied = await applyChanges(db, owner, environment.id, {
-    publications: [{ name, definition: gitLite(name, "1.0.0"), source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: name } }],
-    grantReconciliation: { creations: [], deletions: [] },
-  });
-  releaseIds.push(applied.releases[0]!.id);
-}
-const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" };
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(service.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  await response.arrayBuffer();
-  if (response.status >= 400) throw new Error(`${method} ${path} → ${response.status}`);
-  return response;
-};
-for (const releaseId of releaseIds.slice(0, grantCount)) {
-  await call("POST", `/v1/envs/${environment.id}/tool-middlewares`, { release: { type: "ById", releaseId }, automatic: false });
-}
-const grantId = (await (await fetch(`${service.url}/v1/envs/${environment.id}/tool-middlewares`, { headers })).json()).values[0].grant.id as string;
+async function benchDatabase(provider: DatabaseProvider, options: BenchOptions, loader: Loader): Promise<DatabaseResult> {
+  const scratch = await createScratchDatabase(provider, options.postgresUrl);
+  try {
+    log(`[${provider}] seeding ${FULL_DATASET.accounts} accounts, ${FULL_DATASET.accounts * FULL_DATASET.releasesPerAccount} releases …`);
+    const seedStarted = performance.now();
+    await migrateDatabase(scratch.url);
+    const db = await openDatabase(scratch.url);
+    const { subject, ...dataset } = await seedDataset(db, FULL_DATASET).finally(() => db.$disconnect());
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    log(`[${provider}] seeded in ${seedSeconds.toFixed(1)} s: ${JSON.stringify(dataset)}`);
 
-const nestedQuery = `query ($id: UUID!) { environment(id: $id) { name activeGrants { uuid release { name version owner { name } } } } }`;
-const scenarios: Array<[string, () => Promise<unknown>]> = [
-  ["GET /healthz (no database)", () => call("GET", "/healthz")],
-  ["GET /v1/environment-tool-middleware-grants/:id", () => call("GET", `/v1/environment-tool-middleware-grants/${grantId}`)],
-  [`GET /v1/envs/:id/tool-middlewares (${grantCount} grants)`, () => call("GET", `/v1/envs/${environment.id}/tool-middlewares`)],
-  ["GET /v1/tool-releases/:id", () => call("GET", `/v1/tool-releases/${releaseIds[0]}`)],
-  ["POST /v1/envs/:id/tool-middlewares (idempotent re-create)", () =>
-    call("POST", `/v1/envs/${environment.id}/tool-middlewares`, { release: { type: "ById", releaseId: releaseIds[0] }, automatic: false })],
-  [`POST /graphql environment → ${grantCount} grants → release → owner`, () =>
-    call("POST", "/graphql", { query: nestedQuery, variables: { id: environment.id } })],
-];
-
-console.log(`toolgate benchmark: ${provider}, ${concurrency} concurrent clients, ${seconds}s per scenario, node ${process.version}`);
-console.log("| scenario | requests/s | p50 ms | p99 ms |\n|---|---:|---:|---:|");
-for (const [name, scenario] of scenarios) {
-  const latencies: number[] = [];
-  const deadline = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
-        await scenario();
-        latencies.push(performance.now() - started);
+    const toolgate = await startToolgate(scratch.url);
+    try {
+      const floor = await startFloor(scratch.url);
+      try {
+        log(`[${provider}] toolgate ready in ${(toolgate.readyMs / 1000).toFixed(2)} s; checking byte identity …`);
+        const measureStarted = performance.now();
+        const scenarios = SCENARIOS.filter((scenario) => options.scenarioIds.includes(scenario.id));
+        const { requests } = await verifyByteIdentity(floor.url, toolgate.url, scenarios, subject);
+        log(`[${provider}] ${requests} requests answered byte-identically; measuring`);
+        const measurements: ScenarioMeasurement[] = [];
+        for (const scenario of scenarios) {
+          measurements.push(await measureScenario(loader, scenario, subject, { floor, toolgate }, options.load, log));
+        }
+        const measureSeconds = (performance.now() - measureStarted) / 1000;
+        log(`[${provider}] measured in ${measureSeconds.toFixed(0)} s`);
+        return {
+          database: provider,
+          dataset,
+          seedSeconds,
+          measureSeconds,
+          toolgateReadyMs: toolgate.readyMs,
+          floorReadyMs: floor.readyMs,
+          identityCheckedRequests: requests,
+          scenarios: measurements,
+          rssAfterRunMb: { toolgate: rssBytes(toolgate.pid) / 2 ** 20, floor: rssBytes(floor.pid) / 2 ** 20 },
+        };
+      } finally {
+        await floor.stop();
       }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2);
-  console.log(`| ${name} | ${Math.round(latencies.length / seconds)} | ${quantile(0.5)} | ${quantile(0.99)} |`);
+    } finally {
+      await toolgate.stop();
+    }
+  } finally {
+    await scratch.drop();
+  }
 }
-await service.stop();
-await scratch.drop();
+
+function gitCommit(): string {
+  try {
+    return execFileSync("git", ["describe", "--always", "--dirty"], { encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options === "help") {
+    console.log(USAGE);
+    return;
+  }
+  const loadAverageBefore = os.loadavg();
+  const started = performance.now();
+  log(`timing toolgate --help …`);
+  const help = timeHelp(options.quick ? 1 : 3);
+  const loader = startLoader();
+  const databases: DatabaseResult[] = [];
+  try {
+    for (const provider of options.databases) databases.push(await benchDatabase(provider, options, loader));
+  } finally {
+    loader.close();
+  }
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", node: process.version, loadAverageBefore, loadAverageAfter: os.loadavg() },
+    settings: options.load,
+    startup: { helpMs: help.medianMs, helpSamplesMs: help.samplesMs },
+    databases,
+    totalSeconds: (performance.now() - started) / 1000,
+  };
+  const { connections, durationSeconds, runs } = options.load;
+  console.log(`\ntoolgate vs floor — ${connections} connections, medians of ${runs} interleaved run(s) of ${durationSeconds} s, node ${process.version}, ${os.cpus().length} CPUs`);
+  console.log(`load average before ${loadAverageBefore.map((n) => n.toFixed(2)).join(" ")}, after ${results.machine.loadAverageAfter.map((n) => n.toFixed(2)).join(" ")}\n`);
+  console.log(formatTable(databases));
+  console.log(`\n${formatStartup(results)}`);
+  const out = options.out ?? (options.quick ? undefined : defaultResultsPath(fileURLToPath(new URL("results", import.meta.url)), results.date.slice(0, 10)));
+  if (out) {
+    writeResults(out, results);
+    console.log(`results: ${out}`);
+  }
+  console.log(`whole run: ${results.totalSeconds.toFixed(0)} s`);
+}
+
+main().catch((error: unknown) => {
+  const code = (error as { code?: string }).code;
+  if (error instanceof OptionsError || code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+// The floor: the least a server must do to answer the benchmark's requests — node:http, the token
+// checked with one prepared statement, the data read with prepared statements, JSON written by
+// hand. A yardstick for `npm run bench`, never a product path.
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { providerOf, sqliteFilePath } from "../../src/db/connection.js";
+import { NESTED_GRAPHQL_QUERY } from "../scenarios.js";
+import { openPostgresStore } from "./postgres-store.js";
+import { environmentGrantsJson, grantViewJson, grantViewListJson, releaseJson } from "./render.js";
+import { openSqliteStore } from "./sqlite-store.js";
+import type { FloorActor, FloorStore } from "./store.js";
+
+const HEALTHZ = '{"status":"ok"}';
+const UUID = "([0-9a-f-]{36})";
+const GRANT_PATH = new RegExp(`^/v1/environment-tool-middleware-grants/${UUID}$`);
+const RELEASE_PATH = new RegExp(`^/v1/tool-releases/${UUID}$`);
+const LIST_PATH = new RegExp(`^/v1/envs/${UUID}/tool-middlewares$`);
+
+function send(response: ServerResponse, status: number, json: string): void {
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(json) });
+  response.end(json);
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function authenticated(store: FloorStore, request: IncomingMessage): Promise<FloorActor | undefined> {
+  const secret = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];
+  return secret === undefined ? undefined : store.actor(createHash("sha256").update(secret).digest("hex"));
+}
+
+async function answer(store: FloorStore, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const path = request.url ?? "/";
+  if (request.method === "GET" && path === "/healthz") return send(response, 200, HEALTHZ);
+  const actor = await authenticated(store, request);
+  if (!actor) return send(response, 401, '{"error":"unauthorized"}');
+  const notFound = () => send(response, 404, '{"error":"not found"}');
+  let match: RegExpExecArray | null;
+  if (request.method === "GET" && (match = GRANT_PATH.exec(path))) {
+    const row = await store.grantView(actor, match[1]!);
+    return row ? send(response, 200, grantViewJson(row)) : notFound();
+  }
+  if (request.method === "GET" && (match = RELEASE_PATH.exec(path))) {
+    const row = await store.release(actor, match[1]!);
+    return row ? send(response, 200, releaseJson(row)) : notFound();
+  }
+  if (request.method === "GET" && (match = LIST_PATH.exec(path))) {
+    if ((await store.environmentName(actor, match[1]!)) === undefined) return notFound();
+    return send(response, 200, grantViewListJson(await store.activeGrantViews(match[1]!)));
+  }
+  if (request.method === "POST" && path === "/graphql") {
+    const { query, variables } = JSON.parse(await readBody(request)) as { query?: string; variables?: { id?: string } };
+    // The floor knows one document; anything else would be answered wrongly, so it is refused.
+    if (query !== NESTED_GRAPHQL_QUERY || typeof variables?.id !== "string") return send(response, 400, '{"error":"unknown document"}');
+    const name = await store.environmentName(actor, variables.id);
+    if (name === undefined) return send(response, 200, '{"data":{"environment":null}}');
+    return send(response, 200, environmentGrantsJson(name, await store.activeGrantSummaries(variables.id)));
+  }
+  return notFound();
+}
+
+export function openFloorStore(databaseUrl: string): FloorStore {
+  return providerOf(databaseUrl) === "sqlite" ? openSqliteStore(sqliteFilePath(databaseUrl)) : openPostgresStore(databaseUrl);
+}
+
+export function createFloorServer(store: FloorStore): Server {
+  const server = createServer((request, response) => {
+    answer(store, request, response).catch((error: unknown) => {
+      console.error(error);
+      if (!response.headersSent) send(response, 500, '{"error":"internal"}');
+      else response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  return server;
+}

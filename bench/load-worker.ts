@@ -1,0 +1,54 @@
+// The load generator, in its own process so it never shares an event loop with what it measures:
+// receives a LoadJob over IPC, runs autocannon, answers a LoadResult.
+import autocannon from "autocannon";
+import { cpuMillis } from "./proc.js";
+import type { LoadJob, LoadResult } from "./loader.js";
+
+/** CPU per request is taken between these fractions of the run, when as many requests are in flight at both ends. */
+const STEADY_FROM = 0.15;
+const STEADY_TO = 0.95;
+
+function run(job: LoadJob): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    let responses = 0;
+    let steady: { cpuMs: number; loaderCpuMs: number; at: number; responses: number } | undefined;
+    let cpuPerRequestMs: number | null = null;
+    let loaderCpuShare: number | null = null;
+    const timers: NodeJS.Timeout[] = [];
+    const options = { url: job.url, connections: job.connections, timeout: job.timeoutSeconds, requests: job.requests };
+    const instance = autocannon(
+      job.amount === undefined ? { ...options, duration: job.durationSeconds } : { ...options, amount: job.amount },
+      (error, result) => {
+        for (const timer of timers) clearTimeout(timer);
+        if (error) return reject(error);
+        resolve({
+          requests: result.requests.total,
+          durationSeconds: result.duration,
+          requestsPerSecond: result.requests.total / result.duration,
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          non2xx: result.non2xx,
+          socketErrors: result.errors,
+          cpuPerRequestMs,
+          loaderCpuShare,
+        });
+      },
+    );
+    instance.on("response", () => (responses += 1));
+    if (job.amount !== undefined) return;
+    const at = (fraction: number, sample: () => void) => timers.push(setTimeout(sample, job.durationSeconds * 1000 * fraction));
+    at(STEADY_FROM, () => (steady = { cpuMs: cpuMillis(job.pid), loaderCpuMs: cpuMillis(process.pid), at: performance.now(), responses }));
+    at(STEADY_TO, () => {
+      if (!steady) return;
+      loaderCpuShare = (cpuMillis(process.pid) - steady.loaderCpuMs) / (performance.now() - steady.at);
+      if (responses > steady.responses) cpuPerRequestMs = (cpuMillis(job.pid) - steady.cpuMs) / (responses - steady.responses);
+    });
+  });
+}
+
+process.on("message", (job: LoadJob) => {
+  run(job).then(
+    (result) => process.send!({ ok: true, result }),
+    (error: unknown) => process.send!({ ok: false, error: String(error) }),
+  );
+});

@@ -1,0 +1,82 @@
+// `npm run bench -- [options]`: which databases, how long, how hard.
+import { parseArgs } from "node:util";
+import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
+import { DEFAULT_POSTGRES_SERVER_URL } from "../src/db/scratch-database.js";
+import type { LoadSettings } from "./measure.js";
+import { SCENARIOS } from "./scenarios.js";
+
+export const USAGE = `usage: npm run bench -- [options]
+
+  --db sqlite|postgresql|both   database(s) to measure on (default sqlite)
+  --postgres-url URL            PostgreSQL server for the scratch database
+                                (default TOOLGATE_TEST_POSTGRES_URL, else ${DEFAULT_POSTGRES_SERVER_URL})
+  --duration S                  seconds per measured run (default 2; longer for a server too slow
+                                to answer 2 requests per connection in that time, at most 30)
+  --warmup S                    seconds of warm-up per server and scenario (default 1)
+  --runs N                      measured runs per server and scenario; medians are reported (default 3)
+  --connections N               concurrent connections (default 32)
+  --scenario ID                 only this scenario (repeatable): ${SCENARIOS.map((scenario) => scenario.id).join(", ")}
+  --quick                       smoke run: 1 run of 1 s (or 1 answer per connection), short warm-up, results not written
+  --out FILE                    results JSON (default bench/results/<date>.json; none for --quick)`;
+
+export interface BenchOptions {
+  databases: DatabaseProvider[];
+  postgresUrl: string;
+  load: LoadSettings;
+  scenarioIds: string[];
+  quick: boolean;
+  /** Where the results JSON goes; undefined: the default for a full run, none for a quick one. */
+  out: string | undefined;
+}
+
+export class OptionsError extends Error {}
+
+function positiveNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new OptionsError(`--${name}: "${value}" is not a positive number`);
+  return number;
+}
+
+export function parseOptions(argv: string[]): BenchOptions | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      db: { type: "string", default: "sqlite" },
+      "postgres-url": { type: "string" },
+      duration: { type: "string" },
+      warmup: { type: "string" },
+      runs: { type: "string" },
+      connections: { type: "string" },
+      scenario: { type: "string", multiple: true },
+      quick: { type: "boolean", default: false },
+      out: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) return "help";
+  const databases: Record<string, DatabaseProvider[]> = { sqlite: ["sqlite"], postgresql: ["postgresql"], both: ["sqlite", "postgresql"] };
+  if (!databases[values.db]) throw new OptionsError(`--db: "${values.db}" is not one of sqlite, postgresql, both`);
+  const known = SCENARIOS.map((scenario) => scenario.id);
+  const unknown = (values.scenario ?? []).filter((id) => !known.includes(id));
+  if (unknown.length > 0) throw new OptionsError(`--scenario: unknown ${unknown.join(", ")}; known: ${known.join(", ")}`);
+  const quick = values.quick;
+  const connections = Math.round(positiveNumber("connections", values.connections, 32));
+  return {
+    databases: databases[values.db]!,
+    postgresUrl: values["postgres-url"] ?? process.env.TOOLGATE_TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_SERVER_URL,
+    load: {
+      connections,
+      durationSeconds: positiveNumber("duration", values.duration, quick ? 1 : 2),
+      warmupSeconds: values.warmup === "0" ? 0 : positiveNumber("warmup", values.warmup, quick ? 0.3 : 1),
+      runs: Math.round(positiveNumber("runs", values.runs, quick ? 1 : 3)),
+      minResponses: quick ? connections : 2 * connections,
+      maxRunSeconds: 30,
+      timeoutSeconds: 60,
+    },
+    scenarioIds: values.scenario ?? known,
+    quick,
+    out: values.out,
+  };
+}

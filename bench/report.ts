@@ -1,0 +1,96 @@
+// What a benchmark run prints (one Markdown table) and keeps (bench/results/<date>.json).
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
+import type { SeedSummary } from "./dataset.js";
+import type { LoadSettings, ScenarioMeasurement, ServerMeasurement } from "./measure.js";
+
+/** The issue's target for the server's RSS after the run. */
+export const RSS_TARGET_MB = 200;
+
+export interface DatabaseResult {
+  database: DatabaseProvider;
+  dataset: Omit<SeedSummary, "subject">;
+  seedSeconds: number;
+  /** From the identity check to the last scenario's last run. */
+  measureSeconds: number;
+  /** From spawning `toolgate serve` on the seeded (existing, migrated) database to its listening banner. */
+  toolgateReadyMs: number;
+  floorReadyMs: number;
+  identityCheckedRequests: number;
+  scenarios: ScenarioMeasurement[];
+  rssAfterRunMb: { toolgate: number; floor: number };
+}
+
+export interface BenchResults {
+  date: string;
+  commit: string;
+  machine: { cpus: number; cpuModel: string; node: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
+  settings: LoadSettings;
+  startup: { helpMs: number; helpSamplesMs: number[] };
+  databases: DatabaseResult[];
+  /** The whole `npm run bench`, seeding and start-ups included. */
+  totalSeconds: number;
+}
+
+const mb = (bytes: number) => bytes / (1024 * 1024);
+const rate = (value: number) => (value >= 100 ? Math.round(value).toString() : value.toFixed(1));
+const ms = (value: number) => (value >= 100 ? Math.round(value).toString() : value.toFixed(1));
+const cpu = (value: number | null) => (value === null ? "–" : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+
+function row(cells: string[]): string {
+  return `| ${cells.join(" | ")} |`;
+}
+
+function serverCells(server: ServerMeasurement): string[] {
+  return [
+    rate(server.requestsPerSecond),
+    ms(server.p50Ms),
+    ms(server.p99Ms),
+    String(server.errors),
+    cpu(server.cpuPerRequestMs),
+    Math.round(mb(server.rssBytes)).toString(),
+    server.loaderCpuShare === null ? "–" : `${Math.round(server.loaderCpuShare * 100)}%`,
+  ];
+}
+
+export function formatTable(databases: DatabaseResult[]): string {
+  const lines = [
+    row(["db", "scenario", "server", "req/s", "p50 ms", "p99 ms", "errors", "CPU ms/req", "RSS MB", "loader CPU", "toolgate/floor", "CPU ratio", "target"]),
+    row(["---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]),
+  ];
+  for (const result of databases) {
+    for (const scenario of result.scenarios) {
+      const verdict = scenario.ratio >= scenario.target ? "" : " ✗";
+      const cpuRatio = scenario.cpuRatio === null ? "–" : scenario.cpuRatio.toFixed(2);
+      lines.push(row([result.database, scenario.title, "floor", ...serverCells(scenario.floor), "", "", ""]));
+      lines.push(row([result.database, scenario.title, "toolgate", ...serverCells(scenario.toolgate), `${scenario.ratio.toFixed(2)}${verdict}`, cpuRatio, `≥ ${scenario.target}`]));
+    }
+    const { toolgate, floor } = result.rssAfterRunMb;
+    const verdict = toolgate < RSS_TARGET_MB ? "" : " ✗";
+    lines.push(row([result.database, "server RSS after the run", "toolgate", "", "", "", "", "", `${Math.round(toolgate)}${verdict}`, "", `floor ${Math.round(floor)} MB`, "", `< ${RSS_TARGET_MB} MB`]));
+  }
+  return lines.join("\n");
+}
+
+export function formatStartup(results: BenchResults): string {
+  const ready = results.databases.map((result) => `${result.database} ${(result.toolgateReadyMs / 1000).toFixed(2)} s`).join(", ");
+  return [
+    `toolgate --help: ${(results.startup.helpMs / 1000).toFixed(2)} s (median of ${results.startup.helpSamplesMs.length}; target < 0.5 s)`,
+    `toolgate serve ready on an existing database: ${ready} (target < 1.5 s)`,
+  ].join("\n");
+}
+
+/** bench/results/<date>.json, or <date>-2.json, … when the day already has one. */
+export function defaultResultsPath(directory: string, date: string): string {
+  for (let n = 1; ; n++) {
+    const candidate = path.join(directory, `${date}${n === 1 ? "" : `-${n}`}.json`);
+    if (!existsSync(candidate)) return candidate;
+  }
+}
+
+export function writeResults(file: string, results: BenchResults): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const rounded = (_key: string, value: unknown) => (typeof value === "number" && !Number.isInteger(value) ? Number(value.toPrecision(4)) : value);
+  writeFileSync(file, `${JSON.stringify(results, rounded, 2)}\n`);
+}
