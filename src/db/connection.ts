@@ -2,6 +2,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
+import { reusePreparedStatements } from "./sqlite-statement-cache.js";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
@@ -52,11 +54,22 @@ export function postgresClientConfig(databaseUrl: string, settings: PostgresSett
 
 export function createAdapterFactory(databaseUrl: string, postgres: PostgresSettings = DEFAULT_POSTGRES_SETTINGS): SqlMigrationAwareDriverAdapterFactory {
   if (providerOf(databaseUrl) === "sqlite") {
-    return new PrismaBetterSqlite3({ url: sqliteFilePath(databaseUrl), timeout: SQLITE_BUSY_TIMEOUT_MS });
+    return withReusedStatements(new PrismaBetterSqlite3({ url: sqliteFilePath(databaseUrl), timeout: SQLITE_BUSY_TIMEOUT_MS }));
   }
   const pool = new pg.Pool(postgresClientConfig(databaseUrl, postgres));
   pool.on("error", () => {}); // an idle connection dropped by the server is not our failure; the next query reports it
   return new PrismaPg(pool, { disposeExternalPool: true });
+}
+
+/** Each connection the factory opens reuses its prepared statements (src/db/sqlite-statement-cache.ts). */
+function withReusedStatements(factory: PrismaBetterSqlite3): PrismaBetterSqlite3 {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    reusePreparedStatements((adapter as unknown as { client: BetterSqlite3.Database }).client);
+    return adapter;
+  };
+  return factory;
 }
 
 const PG_CHAR_OID = 18;
