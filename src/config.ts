@@ -13,6 +13,14 @@ const booleanFlag = z
 const requestsPerSecond = z.coerce.number({ error: "must be a number" }).min(0, "must be 0 (off) or more requests per second");
 const burstSize = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1");
 
+/** Also read on its own, before anything else loads (src/heap-growth.ts). */
+export const heapGrowthPercent = z.coerce
+  .number({ error: "must be a number" })
+  .int("must be an integer")
+  .min(0, "must be 0 (V8's own heuristic) or more")
+  .max(1000)
+  .default(20);
+
 const environmentSchema = z.object({
   TOOLGATE_DATABASE_URL: z
     .string()
@@ -34,6 +42,7 @@ const environmentSchema = z.object({
   TOOLGATE_DB_STATEMENT_TIMEOUT_MS: milliseconds(15_000),
   TOOLGATE_DB_POOL_SIZE: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(1000).default(10),
   TOOLGATE_SHUTDOWN_GRACE_MS: milliseconds(10_000),
+  TOOLGATE_HEAP_GROWTH_PERCENT: heapGrowthPercent,
 });
 
 function milliseconds(fallback: number) {
@@ -54,6 +63,8 @@ export interface Config {
   postgres: PostgresSettings;
   /** After SIGTERM, how long in-flight requests may take before their connections are cut. */
   shutdownGraceMs: number;
+  /** How far V8's heap may grow past what survived the last full GC, in percent; 0 leaves V8's heuristic (applied by the launcher, src/heap-growth.ts). */
+  heapGrowthPercent: number;
 }
 
 /** Token buckets per API token and per client address (src/http/rate-limit.ts). */
@@ -100,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       poolSize: values.TOOLGATE_DB_POOL_SIZE,
     },
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
+    heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
     ...overrides,
   };
 }
