@@ -8,4 +8,7 @@ if (!existsSync(entry)) {
   console.error("toolgate is not built: run `npm run build` (or `npm install`) in the project directory");
   process.exit(2);
 }
+// Before the sources load: V8 sets its heap limits at each collection, and some run while they load.
+const { boundHeapGrowth } = await import(new URL("../dist/heap-growth.js", import.meta.url).href);
+boundHeapGrowth();
 await import(entry.href);

@@ -14,6 +14,14 @@ const booleanFlag = z
 const requestsPerSecond = z.coerce.number({ error: "must be a number" }).min(0, "must be 0 (off) or more requests per second");
 const burstSize = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1");
 
+/** Also read on its own, before anything else loads (src/heap-growth.ts). */
+export const heapGrowthPercent = z.coerce
+  .number({ error: "must be a number" })
+  .int("must be an integer")
+  .min(0, "must be 0 (V8's own heuristic) or more")
+  .max(1000)
+  .default(20);
+
 const environmentSchema = z.object({
   TOOLGATE_DATABASE_URL: z
     .string()
@@ -41,6 +49,7 @@ const environmentSchema = z.object({
     .min(0, "must be 0 (off) or more")
     .max(MAX_TOKEN_CACHE_MS, `must be at most ${MAX_TOKEN_CACHE_MS} (the bound on noticing a revocation made through another replica)`)
     .default(MAX_TOKEN_CACHE_MS),
+  TOOLGATE_HEAP_GROWTH_PERCENT: heapGrowthPercent,
 });
 
 function milliseconds(fallback: number) {
@@ -63,6 +72,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** How long a looked-up API token is trusted before it is read again (0: never cached). */
   tokenCacheMs: number;
+  /** How far V8's heap may grow past what survived the last full GC, in percent; 0 leaves V8's heuristic (applied by the launcher, src/heap-growth.ts). */
+  heapGrowthPercent: number;
 }
 
 /** Token buckets per API token and per client address (src/http/rate-limit.ts). */
@@ -110,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
+    heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
     ...overrides,
   };
 }
