@@ -16,7 +16,7 @@ describeEachDatabase("Authorization scheme", (provider) => {
   const rest = (authorization: string) =>
     client(service.url).request("GET", `/v1/accounts/${adminId}/tool-releases`, undefined, { authorization });
   const graphql = (authorization: string) =>
-    client(service.url).request("POST", "/graphql", { query: "{ me { id } }" }, { authorization, accept: "application/json" });
+    client(service.url).request("POST", "/graphql", { query: "{ me { id: uuid } }" }, { authorization, accept: "application/json" });
 
   for (const scheme of ["bearer", "Bearer", "BEARER", "bEaReR"]) {
     describe(`"${scheme} <token>"`, () => {
