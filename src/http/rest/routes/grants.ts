@@ -6,6 +6,7 @@ import { isJsonObject } from "../body.js";
 import { graphQLNameOf } from "../enum-words.js";
 import { graphql, type ResultOf } from "../graphql.js";
 import { present, restEnumValue, restRoute, type RestInput, type RestRoute } from "../route.js";
+import type { RestGrantView } from "../views.js";
 
 /** Everything a grant view (service.md 2.2) needs, aliased to the spec's field names (`id` is the plain UUID). */
 export const GRANT_VIEW = graphql(`
@@ -38,7 +39,7 @@ export const GRANT_VIEW = graphql(`
   }
 `);
 
-export function toGrantView(node: ResultOf<typeof GRANT_VIEW>) {
+export function toGrantView(node: ResultOf<typeof GRANT_VIEW>): RestGrantView {
   const { release, ...grant } = node;
   const { owner, ...granted } = release;
   return { grant: { ...grant, lifecycle: restEnumValue(grant.lifecycle) }, release: granted, releaseOwner: owner };

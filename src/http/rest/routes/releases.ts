@@ -4,6 +4,7 @@ import { RELEASE_LIFECYCLES, type ReleaseLifecycle } from "../../../domain/relea
 import { graphQLEnumName } from "../../../graphql/enum-names.js";
 import { graphql, type ResultOf, type VariablesOf } from "../graphql.js";
 import { present, restEnumValue, restRoute, type RestRoute } from "../route.js";
+import type { RestToolRelease } from "../views.js";
 
 /** Everything a tool release shows in REST (service.md 2.4), in GraphQL terms (`id` is the plain UUID). */
 export const TOOL_RELEASE_FIELDS = graphql(`
@@ -28,7 +29,7 @@ export const TOOL_RELEASE_FIELDS = graphql(`
 `);
 
 /** The spec's tool release: lowercase enum words, createdBy/stateChangedBy as account UUIDs. */
-export function toRestRelease(release: ResultOf<typeof TOOL_RELEASE_FIELDS>) {
+export function toRestRelease(release: ResultOf<typeof TOOL_RELEASE_FIELDS>): RestToolRelease {
   return {
     id: release.id,
     ownerAccountId: release.ownerAccountId,
@@ -48,6 +49,14 @@ export function toRestRelease(release: ResultOf<typeof TOOL_RELEASE_FIELDS>) {
     stateChangedBy: release.stateChangedById,
   };
 }
+
+const LIST_TOOL_RELEASES = graphql(`
+  query ListToolReleases($accountId: UUID!, $lifecycle: ReleaseLifecycle, $name: String) {
+    account(id: $accountId) {
+      toolReleaseList(lifecycle: $lifecycle, name: $name) { ...ToolReleaseFields }
+    }
+  }
+`, [TOOL_RELEASE_FIELDS]);
 
 type ListFilter = Pick<VariablesOf<typeof LIST_TOOL_RELEASES>, "lifecycle" | "name">;
 
@@ -69,14 +78,6 @@ function listFilter(query: URLSearchParams): ListFilter {
   if (problems.length > 0) throw invalidRequest(problems);
   return filter;
 }
-
-const LIST_TOOL_RELEASES = graphql(`
-  query ListToolReleases($accountId: UUID!, $lifecycle: ReleaseLifecycle, $name: String) {
-    account(id: $accountId) {
-      toolReleaseList(lifecycle: $lifecycle, name: $name) { ...ToolReleaseFields }
-    }
-  }
-`, [TOOL_RELEASE_FIELDS]);
 
 const releaseResponse = (release: ResultOf<typeof TOOL_RELEASE_FIELDS> | null, field: string) => ({
   status: 200,
