@@ -6,10 +6,10 @@ import {
   isInterfaceType,
   isIntrospectionType,
   isObjectType,
-  printSchema,
   type GraphQLNamedType,
 } from "graphql";
 import { describe, expect, it } from "vitest";
+import { printedSchema, schemaTypesFile } from "../../scripts/schema-outputs.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 
 const schema = buildSchema();
@@ -27,7 +27,14 @@ function undescribed(coordinatesOf: (type: GraphQLNamedType) => { coordinate: st
 describe("schema.graphql", () => {
   it("is the printed schema (run `npm run schema` after changing a type)", () => {
     const file = readFileSync(new URL("../../schema.graphql", import.meta.url), "utf8");
-    expect(file, "schema.graphql is stale: run `npm run schema`").toBe(`${printSchema(schema)}\n`);
+    expect(file, "schema.graphql is stale: run `npm run schema`").toBe(printedSchema(schema));
+  });
+});
+
+describe("src/http/rest/graphql-env.d.ts", () => {
+  it("is the schema as gql.tada types the REST documents with (run `npm run schema` after changing a type)", () => {
+    const file = readFileSync(new URL("../../src/http/rest/graphql-env.d.ts", import.meta.url), "utf8");
+    expect(file, "graphql-env.d.ts is stale: run `npm run schema`").toBe(schemaTypesFile(schema));
   });
 });
 

@@ -1,6 +1,6 @@
-// Runs REST routes through the GraphQL schema: each route's document is parsed and validated once
-// at start-up and executed with the same context and error mapping as /graphql.
-import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from "graphql";
+// Runs REST routes through the GraphQL schema: each route's (already parsed) document is validated
+// once at start-up and executed with the same context and error mapping as /graphql.
+import { execute, GraphQLError, validate, type DocumentNode, type GraphQLSchema } from "graphql";
 import type { IRequest } from "itty-router";
 import type { Context } from "../../graphql/context.js";
 import { maskError, requestErrorFor } from "../../graphql/error-codes.js";
@@ -16,10 +16,9 @@ export interface PreparedRoute {
 
 export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): PreparedRoute[] {
   return routes.map((route) => {
-    const document = parse(route.document);
-    const errors = validate(schema, document);
+    const errors = validate(schema, route.document);
     if (errors.length > 0) throw new Error(`REST route ${route.name}: invalid document: ${errors.map((e) => e.message).join("; ")}`);
-    return { route, document };
+    return { route, document: route.document };
   });
 }
 
@@ -43,7 +42,8 @@ export async function runRoute(
         : maskError(result.errors[0], onUnexpected);
       return errorResponse(first);
     }
-    const { status, body: responseBody } = prepared.route.respond(result.data as Record<string, unknown>);
+    // A result without errors has the shape the route's typed document declares.
+    const { status, body: responseBody } = prepared.route.respond(result.data!);
     return responseBody === undefined ? new Response(null, { status }) : Response.json(responseBody, { status });
   } catch (error) {
     return errorResponse(maskError(error, onUnexpected));

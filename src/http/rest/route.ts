@@ -1,11 +1,22 @@
 // A REST route is data: method, path, the fixed GraphQL document it runs, how request parts become
-// variables, and how the GraphQL result becomes the spec's JSON and status.
+// variables, and how the GraphQL result becomes the spec's JSON and status. The document is typed
+// (graphql.ts), so `variables` and `respond` are checked against the schema at compile time.
+import type { DocumentDecoration } from "gql.tada";
+import type { DocumentNode } from "graphql";
+import type { JsonValue, ResultOf, VariablesOf } from "./graphql.js";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
-export interface RestInput {
+/** The `:name` parameters of an itty-router path: "/v1/grants/:grantId/restore" → "grantId". */
+export type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParams<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+export interface RestInput<Path extends string = string> {
   /** Path parameters by name, e.g. { environmentId }. */
-  params: Record<string, string>;
+  params: string extends Path ? Record<string, string> : Record<PathParams<Path>, string>;
   query: URLSearchParams;
   /** The parsed JSON body; undefined when the request has none. */
   body: unknown;
@@ -17,15 +28,65 @@ export interface RestResult {
   body?: unknown;
 }
 
-export interface RestRoute {
+/**
+ * The document's variables as a route passes them. `$body` carries the request body as sent
+ * (after enum words are renamed), so that GraphQL's coercion, not the route, reports what is wrong with it.
+ */
+export type RestVariables<Variables> = { [Name in keyof Variables]: Name extends "body" ? unknown : Variables[Name] };
+
+/**
+ * The paths of a result type's fields that gql.tada could not find in the schema: it types those
+ * `unknown` rather than failing (its editor plugin reports them; tsc does not), so routes check for them.
+ * The JSON scalar is typed JsonValue, not unknown, to keep this exact.
+ */
+export type UnknownFields<Result, Path extends string = ""> = unknown extends Result
+  ? Path
+  : [Result] extends [JsonValue]
+    ? [JsonValue] extends [Result]
+      ? never // the JSON scalar: not walked into, it is recursive
+      : FieldsOf<Result, Path>
+    : FieldsOf<Result, Path>;
+
+/** UnknownFields of each member of a union, of a list's items, of an object's fields. */
+type FieldsOf<Result, Path extends string> = Result extends readonly (infer Item)[]
+  ? UnknownFields<Item, Path>
+  : Result extends object
+    ? { [Field in keyof Result & string]-?: UnknownFields<Result[Field], `${Path}.${Field}`> }[keyof Result & string]
+    : never;
+
+/** Makes a document that selects a field the schema lacks unassignable, naming the fields in the error. */
+export type SchemaFieldsOnly<Document> = [UnknownFields<ResultOf<Document>>] extends [never]
+  ? unknown
+  : { "fields not in schema.graphql": UnknownFields<ResultOf<Document>> };
+
+/** A document as the route table sees it, whatever its result and variables. */
+type AnyDocument = DocumentNode & DocumentDecoration<Record<string, unknown>, Record<string, unknown>>;
+
+export interface RestRoute<Document extends DocumentNode = AnyDocument, Path extends string = string> {
   /** Operation name in service.md terms, used in logs and docs. */
   name: string;
   method: HttpMethod;
   /** itty-router pattern, e.g. /v1/envs/:environmentId/tool-middlewares */
-  path: string;
-  document: string;
-  variables(input: RestInput): Record<string, unknown>;
-  respond(data: Record<string, unknown>): RestResult;
+  path: Path;
+  document: Document;
+  variables(input: RestInput<Path>): RestVariables<VariablesOf<Document>>;
+  respond(data: ResultOf<Document>): RestResult;
+}
+
+/** A route with its document's result and variables types checked; the table holds them untyped. */
+export function restRoute<Document extends DocumentNode, const Path extends string>(
+  route: RestRoute<Document, Path> & { document: SchemaFieldsOnly<Document> },
+): RestRoute {
+  return route as unknown as RestRoute;
+}
+
+/**
+ * A nullable root field's value. Those fields are null only together with an error, which runRoute
+ * answers before calling respond; null here would be a bug, answered as an internal error.
+ */
+export function present<T>(value: T | null, field: string): T {
+  if (value === null) throw new Error(`${field} is null without an error`);
+  return value;
 }
 
 /** GraphQL enum names back to the spec's lowercase words: DE_PUBLISHED → de-published. */

@@ -4,10 +4,12 @@ import { invalidRequest } from "../../../domain/errors.js";
 import { RELEASE_SELECTOR_TYPES } from "../../../domain/grant-release-selector.js";
 import { isJsonObject } from "../body.js";
 import { graphQLNameOf } from "../enum-words.js";
-import { restEnumValue, type RestInput, type RestRoute } from "../route.js";
+import { graphql, type ResultOf } from "../graphql.js";
+import { present, restEnumValue, restRoute, type RestInput, type RestRoute } from "../route.js";
+import type { RestGrantView } from "../views.js";
 
 /** Everything a grant view (service.md 2.2) needs, aliased to the spec's field names (`id` is the plain UUID). */
-export const GRANT_VIEW = /* GraphQL */ `
+export const GRANT_VIEW = graphql(`
   fragment GrantView on Grant {
     id: uuid
     environmentId
@@ -35,33 +37,9 @@ export const GRANT_VIEW = /* GraphQL */ `
       }
     }
   }
-`;
+`);
 
-export interface GrantNode {
-  id: string;
-  environmentId: string;
-  toolMiddlewareReleaseId: string;
-  protected: boolean;
-  automatic: boolean;
-  followCoordinates: boolean;
-  lifecycle: string;
-  createdAt: string;
-  createdBy: string;
-  stateChangedAt: string;
-  stateChangedBy: string;
-  release: {
-    id: string;
-    name: string;
-    version: string;
-    definition: unknown;
-    metadataVersion: string;
-    metadataDigest: string;
-    sourceDigest: string;
-    owner: { id: string; name: string; email: string };
-  };
-}
-
-export function toGrantView(node: GrantNode) {
+export function toGrantView(node: ResultOf<typeof GRANT_VIEW>): RestGrantView {
   const { release, ...grant } = node;
   const { owner, ...granted } = release;
   return { grant: { ...grant, lifecycle: restEnumValue(grant.lifecycle) }, release: granted, releaseOwner: owner };
@@ -79,7 +57,7 @@ function rejectRequest(problems: string[], params: Record<string, string>, name:
 export const MAX_PAGE_SIZE = 500;
 
 /** `?limit=&cursor=`: absent means the whole list; either one present asks for a page. */
-function pageOf({ query, params }: RestInput): { paged: boolean; limit: number | null; cursor: string | null } {
+function pageOf({ query, params }: RestInput<"/:environmentId">): { paged: boolean; limit: number | null; cursor: string | null } {
   const limit = query.get("limit");
   const cursor = query.get("cursor");
   const problems: string[] = [];
@@ -109,7 +87,7 @@ function creationOf(input: RestInput): { body: unknown } {
 }
 
 /** DELETE's optional body is `{automatic: boolean}`; it is checked here because it has no GraphQL input type. */
-function deletionOf(input: RestInput): { automatic: unknown } {
+function deletionOf(input: RestInput): { automatic: boolean } {
   const body = input.body;
   if (body === undefined) return { automatic: false };
   const problems: string[] = [];
@@ -125,11 +103,11 @@ function deletionOf(input: RestInput): { automatic: unknown } {
 }
 
 export const GRANT_ROUTES: RestRoute[] = [
-  {
+  restRoute({
     name: "list active grants",
     method: "GET",
     path: "/v1/envs/:environmentId/tool-middlewares",
-    document: /* GraphQL */ `
+    document: graphql(`
       query ListActiveGrants($environmentId: UUID!, $paged: Boolean!, $limit: Int, $cursor: String) {
         environment(id: $environmentId) {
           activeGrants @skip(if: $paged) {
@@ -148,14 +126,9 @@ export const GRANT_ROUTES: RestRoute[] = [
           }
         }
       }
-      ${GRANT_VIEW}
-    `,
+    `, [GRANT_VIEW]),
     variables: (input) => ({ environmentId: input.params.environmentId, ...pageOf(input) }),
-    respond: (data) => {
-      const environment = data.environment as {
-        activeGrants?: GrantNode[];
-        grants?: { edges: { node: GrantNode }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
-      };
+    respond: ({ environment }) => {
       if (!environment.grants) return { status: 200, body: { values: environment.activeGrants!.map(toGrantView) } };
       const { edges, pageInfo } = environment.grants;
       return {
@@ -163,64 +136,61 @@ export const GRANT_ROUTES: RestRoute[] = [
         body: { values: edges.map((edge) => toGrantView(edge.node)), nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null },
       };
     },
-  },
-  {
+  }),
+  restRoute({
     name: "create grant",
     method: "POST",
     path: "/v1/envs/:environmentId/tool-middlewares",
-    document: /* GraphQL */ `
+    document: graphql(`
       mutation CreateGrant($environmentId: UUID!, $body: CreateGrantInput!) {
         createGrant(environmentId: $environmentId, input: $body) {
           ...GrantView
         }
       }
-      ${GRANT_VIEW}
-    `,
+    `, [GRANT_VIEW]),
     variables: (input) => ({ environmentId: input.params.environmentId, ...creationOf(input) }),
-    respond: (data) => ({ status: 200, body: toGrantView(data.createGrant as GrantNode) }),
-  },
-  {
+    respond: (data) => ({ status: 200, body: toGrantView(present(data.createGrant, "createGrant")) }),
+  }),
+  restRoute({
     name: "get active grant",
     method: "GET",
     path: "/v1/environment-tool-middleware-grants/:grantId",
-    document: /* GraphQL */ `
+    document: graphql(`
       query GetGrant($grantId: UUID!) {
         grant(id: $grantId) {
           ...GrantView
         }
       }
-      ${GRANT_VIEW}
-    `,
+    `, [GRANT_VIEW]),
     variables: ({ params }) => ({ grantId: params.grantId }),
-    respond: (data) => ({ status: 200, body: toGrantView(data.grant as GrantNode) }),
-  },
-  {
+    respond: (data) => ({ status: 200, body: toGrantView(present(data.grant, "grant")) }),
+  }),
+  restRoute({
     name: "delete grant",
     method: "DELETE",
     path: "/v1/environment-tool-middleware-grants/:grantId",
-    document: /* GraphQL */ `
+    document: graphql(`
       mutation DeleteGrant($grantId: UUID!, $automatic: Boolean) {
         deleteGrant(id: $grantId, automatic: $automatic) {
           uuid
         }
       }
-    `,
+    `),
     variables: (input) => ({ grantId: input.params.grantId, ...deletionOf(input) }),
     respond: () => ({ status: 204 }),
-  },
-  {
+  }),
+  restRoute({
     name: "restore grant",
     method: "POST",
     path: "/v1/environment-tool-middleware-grants/:grantId/restore",
-    document: /* GraphQL */ `
+    document: graphql(`
       mutation RestoreGrant($grantId: UUID!) {
         restoreGrant(id: $grantId) {
           ...GrantView
         }
       }
-      ${GRANT_VIEW}
-    `,
+    `, [GRANT_VIEW]),
     variables: ({ params }) => ({ grantId: params.grantId }),
-    respond: (data) => ({ status: 200, body: toGrantView(data.restoreGrant as GrantNode) }),
-  },
+    respond: (data) => ({ status: 200, body: toGrantView(present(data.restoreGrant, "restoreGrant")) }),
+  }),
 ];

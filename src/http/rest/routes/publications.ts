@@ -3,28 +3,22 @@ import { invalidRequest } from "../../../domain/errors.js";
 import { PUBLICATION_ACTIONS } from "../../../domain/publications.js";
 import { isJsonObject } from "../body.js";
 import { specWordOf } from "../enum-words.js";
-import type { RestInput, RestRoute } from "../route.js";
-import { creationForGraphQL, toGrantView, GRANT_VIEW, type GrantNode } from "./grants.js";
-import { TOOL_RELEASE_FIELDS, toRestRelease, type ToolReleaseFields } from "./releases.js";
+import { graphql, type ResultOf } from "../graphql.js";
+import { restRoute, type RestInput, type RestRoute } from "../route.js";
+import { creationForGraphQL, toGrantView, GRANT_VIEW } from "./grants.js";
+import { TOOL_RELEASE_FIELDS, toRestRelease } from "./releases.js";
 
-const PLAN_ENTRY_FIELDS = /* GraphQL */ `
+const PLAN_ENTRY_FIELDS = graphql(`
   fragment PlanEntryFields on PublicationPlanEntry {
     action
     name
     version
     reason
   }
-`;
-
-interface PlanEntry {
-  action: string;
-  name: string;
-  version: string;
-  reason: string;
-}
+`);
 
 /** A plan entry with the spec's action word (`NO_CHANGE` → `noChange`). */
-const toRestPlanEntry = (entry: PlanEntry): PlanEntry => ({ ...entry, action: specWordOf(PUBLICATION_ACTIONS, entry.action) });
+const toRestPlanEntry = (entry: ResultOf<typeof PLAN_ENTRY_FIELDS>) => ({ ...entry, action: specWordOf(PUBLICATION_ACTIONS, entry.action) });
 
 /** The body's grant creations with their selector types as GraphQL names them; anything else as sent. */
 function changesForGraphQL(body: unknown): unknown {
@@ -34,7 +28,7 @@ function changesForGraphQL(body: unknown): unknown {
 }
 
 /** The body becomes the `$body` variable, so GraphQL's coercion errors read "at body.publications[0].name". */
-function changesOf(input: RestInput): { environmentId: string | undefined; body: unknown } {
+function changesOf(input: RestInput<"/:environmentId">): { environmentId: string; body: unknown } {
   if (input.body === undefined) {
     throw invalidRequest(['body: required, e.g. {"grantReconciliation": {"creations": [], "deletions": []}, "publications": []}']);
   }
@@ -42,29 +36,25 @@ function changesOf(input: RestInput): { environmentId: string | undefined; body:
 }
 
 export const PUBLICATION_ROUTES: RestRoute[] = [
-  {
+  restRoute({
     name: "validate tool middlewares",
     method: "POST",
     path: "/v1/envs/:environmentId/tool-middlewares/validate",
-    document: /* GraphQL */ `
+    document: graphql(`
       query ValidateToolMiddlewares($environmentId: UUID!, $body: ToolMiddlewareChangesInput!) {
         validateToolMiddlewares(environmentId: $environmentId, input: $body) {
           publicationPlan { ...PlanEntryFields }
         }
       }
-      ${PLAN_ENTRY_FIELDS}
-    `,
+    `, [PLAN_ENTRY_FIELDS]),
     variables: changesOf,
-    respond: (data) => {
-      const result = data.validateToolMiddlewares as { publicationPlan: PlanEntry[] };
-      return { status: 200, body: { publicationPlan: result.publicationPlan.map(toRestPlanEntry) } };
-    },
-  },
-  {
+    respond: ({ validateToolMiddlewares: result }) => ({ status: 200, body: { publicationPlan: result.publicationPlan.map(toRestPlanEntry) } }),
+  }),
+  restRoute({
     name: "apply tool middlewares",
     method: "POST",
     path: "/v1/envs/:environmentId/tool-middlewares/apply",
-    document: /* GraphQL */ `
+    document: graphql(`
       mutation ApplyToolMiddlewares($environmentId: UUID!, $body: ToolMiddlewareChangesInput!) {
         applyToolMiddlewares(environmentId: $environmentId, input: $body) {
           publicationPlan { ...PlanEntryFields }
@@ -73,22 +63,16 @@ export const PUBLICATION_ROUTES: RestRoute[] = [
           deletedGrantIds
         }
       }
-      ${PLAN_ENTRY_FIELDS}
-      ${TOOL_RELEASE_FIELDS}
-      ${GRANT_VIEW}
-    `,
+    `, [PLAN_ENTRY_FIELDS, TOOL_RELEASE_FIELDS, GRANT_VIEW]),
     variables: changesOf,
-    respond: (data) => {
-      const result = data.applyToolMiddlewares as { publicationPlan: PlanEntry[]; releases: ToolReleaseFields[]; grants: GrantNode[]; deletedGrantIds: string[] };
-      return {
-        status: 200,
-        body: {
-          publicationPlan: result.publicationPlan.map(toRestPlanEntry),
-          releases: result.releases.map(toRestRelease),
-          grants: result.grants.map(toGrantView),
-          deletedGrantIds: result.deletedGrantIds,
-        },
-      };
-    },
-  },
+    respond: ({ applyToolMiddlewares: result }) => ({
+      status: 200,
+      body: {
+        publicationPlan: result.publicationPlan.map(toRestPlanEntry),
+        releases: result.releases.map(toRestRelease),
+        grants: result.grants.map(toGrantView),
+        deletedGrantIds: result.deletedGrantIds,
+      },
+    }),
+  }),
 ];

@@ -2,10 +2,12 @@
 import { invalidRequest } from "../../../domain/errors.js";
 import { RELEASE_LIFECYCLES, type ReleaseLifecycle } from "../../../domain/releases.js";
 import { graphQLEnumName } from "../../../graphql/enum-names.js";
-import { restEnumValue, type RestInput, type RestRoute } from "../route.js";
+import { graphql, type ResultOf, type VariablesOf } from "../graphql.js";
+import { present, restEnumValue, restRoute, type RestRoute } from "../route.js";
+import type { RestToolRelease } from "../views.js";
 
 /** Everything a tool release shows in REST (service.md 2.4), in GraphQL terms (`id` is the plain UUID). */
-export const TOOL_RELEASE_FIELDS = /* GraphQL */ `
+export const TOOL_RELEASE_FIELDS = graphql(`
   fragment ToolReleaseFields on ToolRelease {
     id: uuid
     ownerAccountId
@@ -24,29 +26,10 @@ export const TOOL_RELEASE_FIELDS = /* GraphQL */ `
     stateChangedAt
     stateChangedById
   }
-`;
-
-export interface ToolReleaseFields {
-  id: string;
-  ownerAccountId: string;
-  name: string;
-  version: string;
-  source: { kind: string; componentId: string; componentRevision: number; componentName: string };
-  definition: unknown;
-  metadataVersion: string;
-  metadataDigest: string;
-  immutable: boolean;
-  lifecycle: string;
-  origin: string;
-  systemAvailability: string;
-  createdAt: string;
-  createdById: string;
-  stateChangedAt: string;
-  stateChangedById: string;
-}
+`);
 
 /** The spec's tool release: lowercase enum words, createdBy/stateChangedBy as account UUIDs. */
-export function toRestRelease(release: ToolReleaseFields) {
+export function toRestRelease(release: ResultOf<typeof TOOL_RELEASE_FIELDS>): RestToolRelease {
   return {
     id: release.id,
     ownerAccountId: release.ownerAccountId,
@@ -67,13 +50,24 @@ export function toRestRelease(release: ToolReleaseFields) {
   };
 }
 
+const LIST_TOOL_RELEASES = graphql(`
+  query ListToolReleases($accountId: UUID!, $lifecycle: ReleaseLifecycle, $name: String) {
+    account(id: $accountId) {
+      toolReleaseList(lifecycle: $lifecycle, name: $name) { ...ToolReleaseFields }
+    }
+  }
+`, [TOOL_RELEASE_FIELDS]);
+
+type ListFilter = Pick<VariablesOf<typeof LIST_TOOL_RELEASES>, "lifecycle" | "name">;
+
 /** `?lifecycle=published|de-published|superseded&name=<exact name>`, both optional. */
-function listFilter(query: URLSearchParams): { lifecycle?: string; name?: string } {
+function listFilter(query: URLSearchParams): ListFilter {
   const problems: string[] = [];
-  const filter: { lifecycle?: string; name?: string } = {};
+  const filter: ListFilter = {};
   const lifecycle = query.get("lifecycle");
   if (lifecycle !== null) {
-    if (RELEASE_LIFECYCLES.includes(lifecycle as ReleaseLifecycle)) filter.lifecycle = graphQLEnumName(lifecycle);
+    // graphQLEnumName is the rule the schema names ReleaseLifecycle's values by.
+    if (RELEASE_LIFECYCLES.includes(lifecycle as ReleaseLifecycle)) filter.lifecycle = graphQLEnumName(lifecycle) as ListFilter["lifecycle"];
     else problems.push(`query.lifecycle: "${lifecycle}" is not one of ${RELEASE_LIFECYCLES.join(", ")}`);
   }
   const name = query.get("name");
@@ -85,68 +79,54 @@ function listFilter(query: URLSearchParams): { lifecycle?: string; name?: string
   return filter;
 }
 
-const releaseIdOf = (input: RestInput) => ({ releaseId: input.params.releaseId });
-
-function releaseResponse(field: string) {
-  return (data: Record<string, unknown>) => ({ status: 200, body: toRestRelease(data[field] as ToolReleaseFields) });
-}
+const releaseResponse = (release: ResultOf<typeof TOOL_RELEASE_FIELDS> | null, field: string) => ({
+  status: 200,
+  body: toRestRelease(present(release, field)),
+});
 
 export const RELEASE_ROUTES: RestRoute[] = [
-  {
+  restRoute({
     name: "list tool releases of an account",
     method: "GET",
     path: "/v1/accounts/:accountId/tool-releases",
-    document: /* GraphQL */ `
-      query ListToolReleases($accountId: UUID!, $lifecycle: ReleaseLifecycle, $name: String) {
-        account(id: $accountId) {
-          toolReleaseList(lifecycle: $lifecycle, name: $name) { ...ToolReleaseFields }
-        }
-      }
-      ${TOOL_RELEASE_FIELDS}
-    `,
+    document: LIST_TOOL_RELEASES,
     variables: (input) => ({ accountId: input.params.accountId, ...listFilter(input.query) }),
-    respond: (data) => {
-      const account = data.account as { toolReleaseList: ToolReleaseFields[] };
-      return { status: 200, body: { values: account.toolReleaseList.map(toRestRelease) } };
-    },
-  },
-  {
+    respond: (data) => ({ status: 200, body: { values: data.account.toolReleaseList.map(toRestRelease) } }),
+  }),
+  restRoute({
     name: "get a tool release",
     method: "GET",
     path: "/v1/tool-releases/:releaseId",
-    document: /* GraphQL */ `
+    document: graphql(`
       query GetToolRelease($releaseId: UUID!) {
         toolRelease(id: $releaseId) { ...ToolReleaseFields }
       }
-      ${TOOL_RELEASE_FIELDS}
-    `,
-    variables: releaseIdOf,
-    respond: releaseResponse("toolRelease"),
-  },
-  {
+    `, [TOOL_RELEASE_FIELDS]),
+    variables: (input) => ({ releaseId: input.params.releaseId }),
+    respond: (data) => releaseResponse(data.toolRelease, "toolRelease"),
+  }),
+  restRoute({
     name: "de-publish a tool release",
     method: "DELETE",
     path: "/v1/tool-releases/:releaseId",
-    document: /* GraphQL */ `
+    document: graphql(`
       mutation DepublishToolRelease($releaseId: UUID!) {
         depublishToolRelease(id: $releaseId) { ...ToolReleaseFields }
       }
-      ${TOOL_RELEASE_FIELDS}
-    `,
-    variables: releaseIdOf,
-    respond: releaseResponse("depublishToolRelease"),
-  },
-  {
+    `, [TOOL_RELEASE_FIELDS]),
+    variables: (input) => ({ releaseId: input.params.releaseId }),
+    respond: (data) => releaseResponse(data.depublishToolRelease, "depublishToolRelease"),
+  }),
+  restRoute({
     name: "restore a tool release",
     method: "POST",
     path: "/v1/tool-releases/:releaseId/restore",
-    document: /* GraphQL */ `
+    document: graphql(`
       mutation RestoreToolRelease($releaseId: UUID!) {
         restoreToolRelease(id: $releaseId) { ...ToolReleaseFields }
       }
-      ${TOOL_RELEASE_FIELDS}
-    `,
-    variables: releaseIdOf,
-    respond: releaseResponse("restoreToolRelease"),
-  },
+    `, [TOOL_RELEASE_FIELDS]),
+    variables: (input) => ({ releaseId: input.params.releaseId }),
+    respond: (data) => releaseResponse(data.restoreToolRelease, "restoreToolRelease"),
+  }),
 ];
