@@ -9,7 +9,8 @@ import { insertRelease } from "../../src/domain/releases.js";
 import type { Account, Environment, ToolRelease } from "../../src/db/generated/sqlite/client.js";
 import { definitionFor } from "../fixtures/definitions/index.js";
 import { client, type Client } from "./http.js";
-import type { TestService } from "./service.js";
+import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
+import { startTestService, type TestService } from "./service.js";
 
 export interface Member {
   account: Account;
@@ -94,4 +95,12 @@ export async function createWorld(service: TestService): Promise<World> {
     environmentOf,
     publish,
   };
+}
+
+/** A service on `provider`, its world, and the owner's immutable git-lite 2.43.0: the fixture of the single-release suites. */
+export async function startWorldWithRelease(provider: DatabaseProvider): Promise<{ service: TestService; world: World; release: ToolRelease }> {
+  const service = await startTestService(provider);
+  const world = await createWorld(service);
+  const release = await world.publish(world.owner, "git-lite", "2.43.0", { immutable: true });
+  return { service, world, release };
 }

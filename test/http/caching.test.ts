@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ToolRelease } from "../../src/db/generated/sqlite/client.js";
 import { rawRequest, type RawResponse } from "../helpers/raw-http.js";
-import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
-import { createWorld, type World } from "../helpers/world.js";
+import { describeEachDatabase, type TestService } from "../helpers/service.js";
+import { startWorldWithRelease, type World } from "../helpers/world.js";
 
 const sha256Tag = (body: Buffer) => `"${createHash("sha256").update(body).digest("base64url")}"`;
 
@@ -23,11 +23,7 @@ describeEachDatabase("ETag and Cache-Control", (provider) => {
   let service: TestService;
   let world: World;
   let release: ToolRelease;
-  beforeAll(async () => {
-    service = await startTestService(provider);
-    world = await createWorld(service);
-    release = await world.publish(world.owner, "git-lite", "2.43.0", { immutable: true });
-  });
+  beforeAll(async () => ({ service, world, release } = await startWorldWithRelease(provider)));
   afterAll(() => service?.stopAndDrop());
 
   const get = (path: string, headers: Record<string, string> = {}, token = world.owner.token) =>

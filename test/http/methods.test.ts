@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ToolRelease } from "../../src/db/generated/sqlite/client.js";
 import { rawRequest, type RawResponse } from "../helpers/raw-http.js";
-import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
-import { createWorld, type World } from "../helpers/world.js";
+import { describeEachDatabase, type TestService } from "../helpers/service.js";
+import { startWorldWithRelease, type World } from "../helpers/world.js";
 
 /** Headers that must be equal between a GET and the HEAD standing for it. */
 const REPRESENTATION_HEADERS = ["content-type", "content-length", "content-encoding", "etag", "cache-control", "vary", "www-authenticate", "transfer-encoding"];
@@ -16,11 +16,7 @@ describeEachDatabase("HEAD and OPTIONS on /v1", (provider) => {
   let service: TestService;
   let world: World;
   let release: ToolRelease;
-  beforeAll(async () => {
-    service = await startTestService(provider);
-    world = await createWorld(service);
-    release = await world.publish(world.owner, "git-lite", "2.43.0", { immutable: true });
-  });
+  beforeAll(async () => ({ service, world, release } = await startWorldWithRelease(provider)));
   afterAll(() => service?.stopAndDrop());
 
   const auth = () => ({ authorization: `Bearer ${world.owner.token}` });

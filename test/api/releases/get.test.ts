@@ -4,8 +4,8 @@ import { metadataDigest } from "../../../src/domain/definitions/index.js";
 import { depublishRelease } from "../../../src/domain/releases.js";
 import type { ToolRelease } from "../../../src/db/generated/sqlite/client.js";
 import { definitionFor } from "../../fixtures/definitions/index.js";
-import { describeEachDatabase, startTestService, type TestService } from "../../helpers/service.js";
-import { createWorld, type World } from "../../helpers/world.js";
+import { describeEachDatabase, type TestService } from "../../helpers/service.js";
+import { startWorldWithRelease, type World } from "../../helpers/world.js";
 import { errorBody, GET_RELEASE, graphQLCode, itAnswers401WithoutValidCredentials, restReleaseOf, supersede, UNKNOWN_ID } from "./support.js";
 import { expectGraphQLErrorStatus } from "../../helpers/http.js";
 
@@ -13,11 +13,7 @@ describeEachDatabase("GET /v1/tool-releases/{release_id}: get a tool release", (
   let service: TestService;
   let world: World;
   let release: ToolRelease;
-  beforeAll(async () => {
-    service = await startTestService(provider);
-    world = await createWorld(service);
-    release = await world.publish(world.owner, "git-lite", "2.43.0", { immutable: true });
-  });
+  beforeAll(async () => ({ service, world, release } = await startWorldWithRelease(provider)));
   afterAll(() => service?.stopAndDrop());
 
   it("returns the tool release with every field of service.md 2.4 and nothing else", async () => {
