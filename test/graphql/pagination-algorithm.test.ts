@@ -152,6 +152,15 @@ async function expectSpecPages(connection: ConnectionUnderTest, all: Edge[], arg
   expect(mismatches.slice(0, 3), `${mismatches.length} of ${argsList.length} pages differ from the spec's`).toEqual([]);
 }
 
+/** A connection field of `me`, asked by `member`. */
+const connectionOfMe = (member: Member, field: string): ConnectionUnderTest => ({
+  asker: member.http,
+  field,
+  document: (declarations, fields) => `query (${declarations}) { me { ${fields} } }`,
+  variables: {},
+  parent: (data) => data.me,
+});
+
 describeEachDatabase("Relay cursor pagination", (provider) => {
   let service: TestService;
   let world: World;
@@ -285,13 +294,7 @@ describeEachDatabase("Relay cursor pagination", (provider) => {
     it("answers the spec's page for every combination of first, last, after and before", async () => {
       const member = await world.member();
       for (const name of ["delta", "alpha", "charlie", "echo", "bravo"]) await world.environmentOf(member, { name });
-      const connection: ConnectionUnderTest = {
-        asker: member.http,
-        field: "environments",
-        document: (declarations, fields) => `query (${declarations}) { me { ${fields} } }`,
-        variables: {},
-        parent: (data) => data.me,
-      };
+      const connection = connectionOfMe(member, "environments");
       const all = await wholeList(connection);
       expect(all).toHaveLength(5);
       await expectSpecPages(connection, all, combinations([0, 1, 3], cursorsAcross(all)));
@@ -306,13 +309,7 @@ describeEachDatabase("Relay cursor pagination", (provider) => {
       const depublished = await world.publish(member, other, "1.0.0");
       await depublishRelease(service.db, member.account, depublished.id);
       await world.publish(member, other, "2.0.0");
-      const connection: ConnectionUnderTest = {
-        asker: member.http,
-        field: "toolReleases",
-        document: (declarations, fields) => `query (${declarations}) { me { ${fields} } }`,
-        variables: {},
-        parent: (data) => data.me,
-      };
+      const connection = connectionOfMe(member, "toolReleases");
       const all = await wholeList(connection);
       expect(all).toHaveLength(5);
       await expectSpecPages(connection, all, combinations([0, 1, 3], cursorsAcross(all)));
