@@ -42,10 +42,14 @@ const ShareEnvironmentInput = builder.inputType("ShareEnvironmentInput", {
   }),
 });
 
-export const ApiTokenType = builder.prismaObject("ApiToken", {
-  description: "An API token. Its secret is only ever shown by createApiToken.",
+export const ApiTokenType = builder.prismaNode("ApiToken", {
+  description: "An API token. Its secret is only ever shown by createApiToken; `node(id:)` finds it for its account and administrators.",
+  id: { field: "id" },
+  nullable: true,
+  // Never the secret's hash: no field shows it, and no query of a token loads it.
+  select: { id: true, accountId: true, name: true, createdAt: true, expiresAt: true, revokedAt: true },
   fields: (t) => ({
-    uuid: t.expose("id", { type: "UUID", description: "The token's UUID: what `revokeApiToken(id:)` takes. (Tokens are not Nodes, so they have no global `id`.)" }),
+    uuid: t.expose("id", { type: "UUID", description: "The token's UUID: what `revokeApiToken(id:)` takes." }),
     name: t.exposeString("name", { description: "What the token is for." }),
     accountId: t.expose("accountId", { type: "UUID", description: "Account it authenticates as." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was issued." }),
