@@ -140,6 +140,16 @@ describeEachDatabase("without CORS origins (the default) and security headers", 
     }
   });
 
+  it("puts them on what is answered before the fetch handler too (TRACE, oversized headers)", async () => {
+    const trace = await rawRequest(service.url, "TRACE", "/healthz");
+    const oversized = await rawRequest(service.url, "GET", "/healthz", { "x-padding": "a".repeat(20_000) });
+    expect([trace.status, oversized.status]).toEqual([405, 431]);
+    for (const answer of [trace, oversized]) {
+      expect(answer.headers).toMatchObject({ "x-content-type-options": "nosniff", "referrer-policy": "no-referrer", "x-frame-options": "DENY" });
+      expect(answer.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
+  });
+
   it("gives GraphiQL a CSP allowing its one inline script by hash, not 'unsafe-inline'", async () => {
     const page = await rawRequest(service.url, "GET", "/graphql", { accept: "text/html" });
     expect(page.headers["content-type"]).toMatch(/^text\/html/);
