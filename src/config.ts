@@ -50,7 +50,25 @@ const environmentSchema = z.object({
     .max(MAX_TOKEN_CACHE_MS, `must be at most ${MAX_TOKEN_CACHE_MS} (the bound on noticing a revocation made through another replica)`)
     .default(MAX_TOKEN_CACHE_MS),
   TOOLGATE_HEAP_GROWTH_PERCENT: heapGrowthPercent,
+  // Operability (docs/deploy.md): /metrics, CORS.
+  TOOLGATE_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  TOOLGATE_METRICS_PORT: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0).max(65535, "out of range (0-65535)").optional(),
+  TOOLGATE_CORS_ORIGINS: z
+    .string()
+    .transform((list) => list.split(",").map((origin) => origin.trim()).filter((origin) => origin !== ""))
+    .pipe(z.array(z.string().refine(isCorsOrigin, "each entry must be * or an origin such as https://app.example.com (scheme, host, optional port; no path)")))
+    .default([]),
 });
+
+function isCorsOrigin(entry: string): boolean {
+  if (entry === "*") return true;
+  try {
+    const url = new URL(entry);
+    return /^https?:$/.test(url.protocol) && url.origin === entry;
+  } catch {
+    return false;
+  }
+}
 
 function milliseconds(fallback: number) {
   return z.coerce.number({ error: "must be a number of milliseconds" }).int("must be an integer").min(1, "must be at least 1").max(3_600_000).default(fallback);
@@ -74,6 +92,17 @@ export interface Config {
   tokenCacheMs: number;
   /** How far V8's heap may grow past what survived the last full GC, in percent; 0 leaves V8's heuristic (applied by the launcher, src/heap-growth.ts). */
   heapGrowthPercent: number;
+  metrics: MetricsConfig;
+  /** Origins allowed to call /graphql and /v1 from a browser (`*`: any); empty: no CORS headers. */
+  corsOrigins: readonly string[];
+}
+
+/** Where /metrics is served and what it asks for (docs/deploy.md). */
+export interface MetricsConfig {
+  /** When set, /metrics requires `Authorization: Bearer <token>`. */
+  token: string | undefined;
+  /** When set, /metrics is served on this port only, not on the main one (0: any free port). */
+  port: number | undefined;
 }
 
 /** Token buckets per API token and per client address (src/http/rate-limit.ts). */
@@ -122,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
     heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
+    metrics: { token: values.TOOLGATE_METRICS_TOKEN, port: values.TOOLGATE_METRICS_PORT },
+    corsOrigins: values.TOOLGATE_CORS_ORIGINS,
     ...overrides,
   };
 }
