@@ -1,6 +1,6 @@
 // The toolgate command, run as a user runs it: a child process over a fresh SQLite file.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -59,7 +59,7 @@ describe("toolgate CLI", () => {
     expect(result.stderr).toContain("--database-url: must start with file:");
   });
 
-  it("serve starts, answers /healthz and stops gracefully on SIGTERM", async () => {
+  it("serve --demo starts, prints export lines with which the README's curl block runs verbatim, and stops gracefully on SIGTERM", async () => {
     const demoEnv = { ...env, TOOLGATE_DATABASE_URL: `file:${path.join(dir, "demo.db")}` };
     const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--demo"], { env: demoEnv });
     onTestFinished(() => {
@@ -76,10 +76,27 @@ describe("toolgate CLI", () => {
     });
     expect(output).toMatch(/alice \(owner\)\s+Bearer tg_/);
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: "ok" });
+
+    // The README's curl block, verbatim, after the two export lines the banner printed.
+    await new Promise<void>((resolve) => (/^export ENV=.*\n/m.test(output) ? resolve() : child.stdout.on("data", () => /^export ENV=.*\n/m.test(output) && resolve())));
+    const exports = output.split("\n").filter((line) => line.startsWith("export "));
+    expect(exports).toEqual([
+      expect.stringMatching(new RegExp(`^export B=${url} T=tg_\\S+ ACCOUNT=[\\da-f-]{36} BOB_T=tg_\\S+ BOB_ACCOUNT=[\\da-f-]{36}$`)),
+      expect.stringMatching(/^export ENV=[\da-f-]{36} PRODUCTION_ENV=[\da-f-]{36} RELEASE=[\da-f-]{36} GRANT=[\da-f-]{36}$/),
+    ]);
+    const readme = readFileSync("README.md", "utf8");
+    const curlBlock = /paste the two `export`[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const { stdout: curled } = await run("bash", ["-ec", `${exports.join("\n")}\n${curlBlock}`]);
+    const [health, me, releases] = curled.replace(/\}\{/g, "}\n{").split("\n");
+    expect(JSON.parse(health!)).toEqual({ status: "ok" });
+    const alice = JSON.parse(me!).data.me;
+    expect(alice).toMatchObject({ email: "alice@demo.toolgate.dev" });
+    expect(exports[0]).toContain(`ACCOUNT=${alice.uuid}`);
+    expect(JSON.parse(releases!).values.map((release: { name: string }) => release.name)).toContain("json-format");
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
-  });
+  }, 120_000);
 });
 
 describe("toolgate list commands", () => {
