@@ -27,7 +27,12 @@ const environmentSchema = z.object({
     .string()
     .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), "must start with file: or postgres:// (or postgresql://)")
     .default("file:./data/toolgate.db"),
-  PORT: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0).max(65535).default(4000),
+  PORT: z.coerce
+    .number({ error: (issue) => (issue.code === "invalid_type" ? "must be a number" : undefined) })
+    .int("must be an integer")
+    .min(0, "out of range (0–65535; 0 picks a free port)")
+    .max(65535, "out of range (0–65535; 0 picks a free port)")
+    .default(4000),
   HOST: z.string().min(1).default("127.0.0.1"),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   TOOLGATE_ADMIN_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { openDatabase, poolUsageOf, type Database } from "./db/client.js";
 import { providerOf } from "./db/connection.js";
+import { createDatabaseIfMissing } from "./db/create-database.js";
 import { migrateDatabase } from "./db/migrations.js";
 import { bootstrapAdmin } from "./domain/accounts.js";
 import { buildSchema } from "./graphql/schema.js";
@@ -92,8 +93,10 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
   };
 }
 
-/** Migrations, then the client, then the bootstrap admin. */
+/** The database (created when missing), migrations, then the client, then the bootstrap admin. */
 async function openMigratedDatabase(config: Config, logger: Logger, metrics: ServiceMetrics): Promise<{ db: Database; adminToken: string | undefined }> {
+  const created = await createDatabaseIfMissing(config.databaseUrl, config.postgres);
+  if (created) logger.info({ database: created }, "created the database");
   const applied = await migrateDatabase(config.databaseUrl, config.postgres);
   if (applied.length > 0) logger.info({ migrations: applied }, "applied database migrations");
   const db = await openDatabase(config.databaseUrl, { postgres: config.postgres, observeQuery: metrics.observeQuery });
