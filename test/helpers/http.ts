@@ -1,6 +1,7 @@
 // A tiny HTTP client for tests: JSON in, status + JSON out, with a bearer token.
 import { expect } from "vitest";
 import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-status.js";
+import { checkAgainstOpenApi } from "./openapi-responses.js";
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -27,6 +28,8 @@ export function client(baseUrl: string, token?: string): Client {
     }
     const response = await fetch(baseUrl + path, init);
     const text = await response.text();
+    // Every answer of a documented /v1 operation must be one /openapi.json describes.
+    checkAgainstOpenApi(method, path, { status: response.status, contentType: response.headers.get("content-type"), text });
     let parsed: unknown = undefined;
     try {
       parsed = text ? JSON.parse(text) : undefined;

@@ -51,7 +51,8 @@ export const PUBLICATION_ROUTES: RestRoute[] = [
       description: "Checks publications and grant changes without changing anything and returns the publication plan.",
       body: { schema: ToolMiddlewareChanges, required: true, example: CHANGES_EXAMPLE },
       success: { status: 200, schema: ValidationResult },
-      refusals: [422],
+      // A creation it checks can conflict (a mutable release in a versionCheck environment).
+      refusals: [409, 422],
     },
     document: graphql(`
       query ValidateToolMiddlewares($environmentId: UUID!, $body: ToolMiddlewareChangesInput!) {
