@@ -1,7 +1,7 @@
 // A tiny HTTP client for tests: JSON in, status + JSON out, with a bearer token.
 import { expect } from "vitest";
 import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-status.js";
-import { checkAgainstOpenApi } from "./openapi-responses.js";
+import { checkAgainstOpenApi, prepareOpenApiChecks } from "./openapi-responses.js";
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -19,6 +19,7 @@ export interface Client {
 }
 
 export function client(baseUrl: string, token?: string): Client {
+  prepareOpenApiChecks();
   const request = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (token !== undefined) (init.headers as Record<string, string>).authorization = `Bearer ${token}`;

@@ -18,6 +18,8 @@ interface Operation {
 }
 
 interface Checker {
+  /** Compiles every response's validator now. */
+  compileAll(): void;
   operationFor(method: string, path: string): { pointer: string; operation: Operation } | undefined;
   validator(pointer: string): ValidateFunction;
 }
@@ -36,26 +38,49 @@ function createChecker(): Checker {
     regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
   }));
   const validators = new Map<string, ValidateFunction>();
+  const validator = (pointer: string) => {
+    let validate = validators.get(pointer);
+    if (!validate) {
+      validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
+      validators.set(pointer, validate);
+    }
+    return validate;
+  };
   return {
+    compileAll() {
+      for (const [template, item] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(item)) {
+          for (const [status, response] of Object.entries(operation.responses ?? {})) {
+            if (response.content) validator(`/paths/${escapePointer(template)}/${method}/responses/${status}/content/application~1json/schema`);
+          }
+        }
+      }
+    },
     operationFor(method, path) {
       const match = patterns.find((pattern) => pattern.regex.test(path));
       const operation = match && document.paths[match.template]![method.toLowerCase()];
       return operation && { pointer: `/paths/${escapePointer(match.template)}/${method.toLowerCase()}`, operation };
     },
-    validator(pointer) {
-      let validate = validators.get(pointer);
-      if (!validate) {
-        validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
-        validators.set(pointer, validate);
-      }
-      return validate;
-    },
+    validator,
   };
+}
+
+/**
+ * Builds and compiles the checks (about a second) before the first request rather than between two:
+ * a long synchronous pause after a response lets the server's keep-alive timer close the connection
+ * fetch is about to reuse (ECONNRESET), as a long run of in-process database work does too.
+ */
+export function prepareOpenApiChecks(): Checker {
+  if (!checker) {
+    checker = createChecker();
+    checker.compileAll();
+  }
+  return checker;
 }
 
 /** Throws when a documented operation's answer is not what the document says it can be. */
 export function checkAgainstOpenApi(method: string, url: string, answer: { status: number; contentType: string | null; text: string }): void {
-  checker ??= createChecker();
+  const checker = prepareOpenApiChecks();
   const path = new URL(url, "http://localhost").pathname;
   const found = checker.operationFor(method, path);
   if (!found) return;

@@ -12,6 +12,7 @@ import { LINKS, SCALAR_BUNDLE_PATH } from "../../src/http/api-reference.js";
 import { createApp } from "../../src/http/app.js";
 import { createOpenApiDocument, openApiPath } from "../../src/http/openapi.js";
 import { REST_ROUTES } from "../../src/http/rest/routes.js";
+import { checkAgainstOpenApi } from "../helpers/openapi-responses.js";
 import { rawRequest } from "../helpers/raw-http.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 
@@ -52,6 +53,19 @@ describe("the OpenAPI document and the pages about the API", () => {
     // Each route, a HEAD beside each GET, and the index's GET and HEAD.
     const gets = REST_ROUTES.filter((route) => route.method === "GET").length;
     expect(documented.filter((route) => / \/v1(\/|$)/.test(route))).toHaveLength(REST_ROUTES.length + gets + 2);
+  });
+
+  it("is what the test client holds every /v1 answer to: unlisted statuses and mismatching bodies fail", () => {
+    const path = "/v1/tool-releases/01a201cd-ac31-728b-b411-4c2a3ab92a61";
+    const json = (status: number, body: unknown) => ({ status, contentType: "application/json", text: JSON.stringify(body) });
+    expect(() => checkAgainstOpenApi("GET", path, json(404, { code: "TOOL_RELEASE_NOT_FOUND", error: "gone" }))).not.toThrow();
+    expect(() => checkAgainstOpenApi("GET", path, json(404, { code: "TOOL_RELEASE_NOT_FOUND" }))).toThrow(/does not match the document/);
+    expect(() => checkAgainstOpenApi("GET", path, json(404, { code: "LIMIT_EXCEEDED", error: "wrong code for 404" }))).toThrow(/does not match/);
+    expect(() => checkAgainstOpenApi("GET", path, json(200, { id: "not a release" }))).toThrow(/does not match/);
+    expect(() => checkAgainstOpenApi("GET", path, json(422, { code: "LIMIT_EXCEEDED", error: "x" }))).toThrow(/does not list/);
+    expect(() => checkAgainstOpenApi("POST", `${path}/restore`, json(204, {}))).toThrow(/does not list/);
+    // Not an operation of the document: the method is refused (405) before any route runs.
+    expect(() => checkAgainstOpenApi("PUT", path, json(405, { code: "METHOD_NOT_ALLOWED", error: "x" }))).not.toThrow();
   });
 
   it("asks for a bearer token on every /v1 operation but the index, and lists each one's refusals", () => {

@@ -38,7 +38,8 @@ export const GRANT_LIFECYCLES = ["active", "deleted"] as const;
 export const RELEASE_ORIGINS = ["ordinary", "protected-system"] as const;
 export const SYSTEM_AVAILABILITIES = ["grantable", "auto-granted", "ambient"] as const;
 
-const uuid = () => z.uuid();
+// What the GraphQL UUID scalar admits: any version and variant (z.uuid() would demand RFC 9562 ones).
+const uuid = () => z.guid();
 const dateTime = () => z.iso.datetime({ offset: true });
 
 export const Grant = named(
