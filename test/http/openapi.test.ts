@@ -6,6 +6,8 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { LINKS, SCALAR_BUNDLE_PATH } from "../../src/http/api-reference.js";
@@ -15,6 +17,11 @@ import { REST_ROUTES } from "../../src/http/rest/routes.js";
 import { checkAgainstOpenApi } from "../helpers/openapi-responses.js";
 import { rawRequest } from "../helpers/raw-http.js";
 import { startTestService, type TestService } from "../helpers/service.js";
+
+type Media = { schema: object; example?: unknown };
+type OperationWithBodies = { requestBody?: { content?: Record<string, Media> }; responses: Record<string, { content?: Record<string, Media> }> };
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
 const METHODS = ["get", "head", "post", "put", "patch", "delete", "options", "trace"];
 
@@ -66,6 +73,31 @@ describe("the OpenAPI document and the pages about the API", () => {
     expect(() => checkAgainstOpenApi("POST", `${path}/restore`, json(204, {}))).toThrow(/does not list/);
     // Not an operation of the document: the method is refused (405) before any route runs.
     expect(() => checkAgainstOpenApi("PUT", path, json(405, { code: "METHOD_NOT_ALLOWED", error: "x" }))).not.toThrow();
+  });
+
+  it("has examples that match their schemas", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...document, $id: "https://toolgate.invalid/openapi.json" });
+    const mismatches: string[] = [];
+    let examples = 0;
+    for (const [pathTemplate, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item as Record<string, OperationWithBodies>)) {
+        const media = [
+          ["requestBody", operation.requestBody?.content?.["application/json"]],
+          ...Object.entries(operation.responses).map(([status, response]) => [`responses/${status}`, response.content?.["application/json"]] as const),
+        ] as const;
+        for (const [where, content] of media) {
+          if (content?.example === undefined) continue;
+          examples += 1;
+          const pointer = `/paths/${pathTemplate.replace(/~/g, "~0").replace(/\//g, "~1")}/${method}/${where}/content/application~1json/schema`;
+          const validate = ajv.compile({ $ref: `https://toolgate.invalid/openapi.json#${pointer}` });
+          if (!validate(content.example)) mismatches.push(`${method} ${pathTemplate} ${where}: ${ajv.errorsText(validate.errors)}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(examples).toBeGreaterThan(50);
   });
 
   it("asks for a bearer token on every /v1 operation but the index, and lists each one's refusals", () => {
