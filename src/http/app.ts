@@ -11,6 +11,7 @@ import { cachedTokenLookup } from "../domain/token-cache.js";
 import { tokenLookupIn } from "../domain/tokens.js";
 import { createContext, type Context } from "../graphql/context.js";
 import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
+import { apiReferencePages } from "./api-reference.js";
 import { withBoundedBody } from "./body-limit.js";
 import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
 import { createRateLimiter } from "./rate-limit.js";
@@ -54,6 +55,9 @@ export const READINESS_PING_TIMEOUT_MS = 1500;
 /** On node:http, @whatwg-node/server passes the node request beside the fetch Request, in `req`. */
 export type FetchHandler = (request: Request, serverContext?: object) => Promise<Response>;
 
+/** The app also tells which method and path patterns its router serves (tests hold the OpenAPI document to it). */
+export type App = FetchHandler & { routeTable(): { method: string; path: string }[] };
+
 const socketAddressOf = (serverContext: object | undefined): string | undefined =>
   (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress;
 
@@ -64,7 +68,7 @@ const GRAPHQL_PATH = /^\/graphql\/?$/;
 
 const OFF: RateLimitConfig = { perToken: { perSecond: 0, burst: 1 }, anonymous: { perSecond: 0, burst: 1 }, trustProxy: false };
 
-export function createApp(options: AppOptions): FetchHandler {
+export function createApp(options: AppOptions): App {
   const { db, schema, logger } = options;
   const yoga = createGraphQLHandler({
     schema,
@@ -124,6 +128,11 @@ export function createApp(options: AppOptions): FetchHandler {
     // HEAD runs the GET; the representation step below drops the body and keeps its headers.
     if (route.route.method === "GET") router.head(route.route.path, handler);
   }
+  // The pages about the API (/, /v1, /openapi.json, /docs): public, like the health checks.
+  for (const page of apiReferencePages(options.routes)) {
+    router.get(page.path, page.handle);
+    router.head(page.path, page.handle);
+  }
   const allowedMethods = methodsByPath(options.routes);
   router.all("*", (request) => {
     const path = new URL(request.url).pathname;
@@ -142,7 +151,7 @@ export function createApp(options: AppOptions): FetchHandler {
   const cors = createCors(options.corsOrigins ?? []);
   const requestMetrics = options.requestMetrics;
 
-  return async (request, serverContext) => {
+  const handler: FetchHandler = async (request, serverContext) => {
     const started = performance.now();
     const incoming = request.headers.get("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -174,6 +183,7 @@ export function createApp(options: AppOptions): FetchHandler {
     logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, durationMs: Math.round(durationMs * 100) / 100 }, "request");
     return response;
   };
+  return Object.assign(handler, { routeTable: () => router.routes.map(([method, , , path]) => ({ method, path: path ?? "" })) });
 }
 
 /** Whether `ping` succeeds before `timeoutMs`; a failure or a hang is "no". */
