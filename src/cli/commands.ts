@@ -7,11 +7,8 @@ import { migrateDatabase } from "../db/migrations.js";
 import { createAccount, issueToken, revokeToken } from "../domain/accounts.js";
 import { DomainError } from "../domain/errors.js";
 import { createEnvironment, shareEnvironment } from "../domain/environments.js";
-import { loadDemo, type LoadedDemo } from "../demo/load.js";
-import { seedDemo } from "../demo/seed.js";
-import { startService } from "../service.js";
+import type { LoadedDemo } from "../demo/load.js";
 import { asStartupError, StartupError } from "../startup-error.js";
-import { printBanner } from "./banner.js";
 import { findBootstrapAdmin, listAccounts, listEnvironments, listTokens } from "./lists.js";
 import {
   accountOptions,
@@ -85,6 +82,9 @@ function printRows<Row extends { [Column in Columns]: Cell }, Columns extends ke
 }
 
 async function serve(config: Config): Promise<void> {
+  // Loaded here, not up front: the server (GraphQL schema, Yoga, HTTP) costs a second of start-up
+  // that the small admin commands do not need.
+  const [{ startService }, { loadDemo }, { printBanner }] = await Promise.all([import("../service.js"), import("../demo/load.js"), import("./banner.js")]);
   let demo: LoadedDemo | undefined;
   const service = await startService(config, {
     afterBootstrap: async (db) => {
@@ -123,6 +123,7 @@ export async function runCommand(positionals: string[], options: Options): Promi
     }
     case "seed": {
       if (!options.demo) throw new UsageError("seed needs --demo (the only data set)");
+      const { seedDemo } = await import("../demo/seed.js");
       return print(await withDatabase(config, seedDemo));
     }
     // Options are checked before the database is opened or migrated.
