@@ -15,6 +15,7 @@ import {
 } from "./definitions/index.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
 import { limitsOf } from "./plans.js";
+import { appendEvent } from "./events.js";
 
 export const RELEASE_LIFECYCLES = ["published", "de-published", "superseded"] as const;
 export type ReleaseLifecycle = (typeof RELEASE_LIFECYCLES)[number];
@@ -162,6 +163,7 @@ function changeLifecycle(db: Db, actor: Actor, releaseId: string, transition: Tr
       const current = await tx.toolRelease.findUnique({ where: { id: releaseId }, select: { lifecycle: true } });
       throw lifecycleConflict(releaseId, current?.lifecycle ?? "changed", transition);
     }
+    await appendEvent(tx, { type: `release-${transition.done}` as "release-restored", actor, subject: { release: await tx.toolRelease.findUniqueOrThrow({ where: { id: releaseId } }) } });
     return (await tx.toolRelease.findUniqueOrThrow({ ...selection, where: { id: releaseId } })) as ToolRelease;
   });
 }
