@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { openDatabase, type Database } from "./db/client.js";
 import { migrateDatabase } from "./db/migrations.js";
+import { startChangeFeed } from "./db/change-feed.js";
 import { bootstrapAdmin } from "./domain/accounts.js";
 import { buildSchema } from "./graphql/schema.js";
 import { createApp } from "./http/app.js";
@@ -39,6 +40,10 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
   const { db, adminToken } = await openMigratedDatabase(config, logger).catch((error: unknown) => {
     throw asStartupError(config.databaseUrl, error);
   });
+  const changeFeed = await startChangeFeed(db, config.databaseUrl, logger).catch(async (error: unknown) => {
+    await db.$disconnect().catch(() => {});
+    throw asStartupError(config.databaseUrl, error);
+  });
   const seeded = (await hooks.afterBootstrap?.(db, logger)) ?? {};
   let ready = true;
   const app = createApp({
@@ -64,6 +69,8 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     demoTokens: seeded.demoTokens,
     stop: async () => {
       ready = false;
+      // Live subscriptions end first, so their open responses do not hold the drain for its grace period.
+      await changeFeed.close();
       const { cut } = await server.close(config.shutdownGraceMs);
       if (cut > 0) logger.warn({ connections: cut, graceMs: config.shutdownGraceMs }, "grace period over: cut connections with unanswered requests");
       await db.$disconnect();

@@ -39,7 +39,7 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
   });
 
   /** Runs `change`, then expects exactly the events `expected` describes, in order, the same on every surface that lists them. */
-  async function expectEvents(change: () => Promise<unknown>, expected: Partial<ChangeEvent & { state: Record<string, unknown> }>[], readers: { environment?: Member; account?: Member } = {}) {
+  async function expectEvents(change: () => Promise<unknown>, expected: (Partial<Omit<ChangeEvent, "state">> & { state?: Record<string, unknown> })[], readers: { environment?: Member; account?: Member } = {}) {
     const marker = await newestId();
     await change();
     const events = await eventsAfter(marker);
@@ -208,7 +208,7 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const page = await world.owner.http.get(`/v1/accounts/${world.owner.account.id}/events?limit=2${after ? `&after=${after}` : ""}`);
+      const page: { status: number; body: any } = await world.owner.http.get(`/v1/accounts/${world.owner.account.id}/events?limit=2${after ? `&after=${after}` : ""}`);
       expect(page.status).toBe(200);
       seen.push(...page.body.values.map((value: { id: string }) => value.id));
       if (page.body.nextCursor === null) break;
