@@ -4,27 +4,10 @@ import { createClient } from "graphql-sse";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ToolRelease } from "../../../src/db/generated/sqlite/client.js";
 import { describeEachDatabase, startTestService, type TestService } from "../../helpers/service.js";
-import { subscribeOverSse, type SseSubscription } from "../../helpers/sse.js";
+import { subscribeOverSse } from "../../helpers/sse.js";
+import { ENVIRONMENT_EVENTS, nextEvents } from "./support.js";
 import { createWorld, type Member, type World } from "../../helpers/world.js";
 import { uniqueName } from "../publications/support.js";
-
-export const ENVIRONMENT_EVENTS = /* GraphQL */ `
-  subscription ($environmentId: UUID!, $after: ID) {
-    environmentEvents(environmentId: $environmentId, after: $after) { uuid type environmentId actorAccountId state }
-  }
-`;
-
-/** The next `count` events of a subscription, failing on anything but `next` frames with data. */
-export async function nextEvents(subscription: SseSubscription, count: number): Promise<{ uuid: string; type: string; state: any }[]> {
-  const events = [];
-  for (let index = 0; index < count; index += 1) {
-    const frame = await subscription.next();
-    expect(frame.event, JSON.stringify(frame.data)).toBe("next");
-    expect(frame.data.errors).toBeUndefined();
-    events.push(frame.data.data.environmentEvents);
-  }
-  return events;
-}
 
 describeEachDatabase("Subscription.environmentEvents over SSE", (provider) => {
   let service: TestService;
