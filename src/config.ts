@@ -50,6 +50,7 @@ const environmentSchema = z.object({
     .max(MAX_TOKEN_CACHE_MS, `must be at most ${MAX_TOKEN_CACHE_MS} (the bound on noticing a revocation made through another replica)`)
     .default(MAX_TOKEN_CACHE_MS),
   TOOLGATE_HEAP_GROWTH_PERCENT: heapGrowthPercent,
+  TOOLGATE_EVENT_RETENTION_DAYS: z.coerce.number({ error: "must be a number of days" }).int("must be an integer").min(1, "must be at least 1 (unset keeps every event)").optional(),
 });
 
 function milliseconds(fallback: number) {
@@ -74,6 +75,8 @@ export interface Config {
   tokenCacheMs: number;
   /** How far V8's heap may grow past what survived the last full GC, in percent; 0 leaves V8's heuristic (applied by the launcher, src/heap-growth.ts). */
   heapGrowthPercent: number;
+  /** Change events older than this many days are deleted (hourly); undefined keeps every event. */
+  eventRetentionDays: number | undefined;
 }
 
 /** Token buckets per API token and per client address (src/http/rate-limit.ts). */
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
     heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
+    eventRetentionDays: values.TOOLGATE_EVENT_RETENTION_DAYS,
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import type { Config } from "./config.js";
 import { openDatabase, type Database } from "./db/client.js";
 import { migrateDatabase } from "./db/migrations.js";
 import { startChangeFeed } from "./db/change-feed.js";
+import { startEventRetention } from "./domain/event-retention.js";
 import { bootstrapAdmin } from "./domain/accounts.js";
 import { buildSchema } from "./graphql/schema.js";
 import { createApp } from "./http/app.js";
@@ -44,6 +45,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     await db.$disconnect().catch(() => {});
     throw asStartupError(config.databaseUrl, error);
   });
+  const stopEventRetention = startEventRetention(db, config.eventRetentionDays, logger);
   const seeded = (await hooks.afterBootstrap?.(db, logger)) ?? {};
   let ready = true;
   const app = createApp({
@@ -70,6 +72,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     stop: async () => {
       ready = false;
       // Live subscriptions end first, so their open responses do not hold the drain for its grace period.
+      stopEventRetention();
       await changeFeed.close();
       const { cut } = await server.close(config.shutdownGraceMs);
       if (cut > 0) logger.warn({ connections: cut, graceMs: config.shutdownGraceMs }, "grace period over: cut connections with unanswered requests");

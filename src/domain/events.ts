@@ -145,6 +145,12 @@ export async function readEvents(db: Db, stream: EventStream, options: { after?:
   return { events: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
 }
 
+/** Retention: deletes the events that occurred before `cutoff`; returns how many. The only deletion of events. */
+export async function pruneEventsBefore(db: Db, cutoff: Date): Promise<number> {
+  const { count } = await db.changeEvent.deleteMany({ where: { occurredAt: { lt: cutoff } } });
+  return count;
+}
+
 /** The newest event id of a stream, or null: where a live subscription without `after` starts. */
 export async function newestEventId(db: Db, stream: EventStream): Promise<string | null> {
   const newest = await db.changeEvent.findFirst({ where: stream, orderBy: { id: "desc" }, select: { id: true } });
