@@ -6,6 +6,7 @@ import type { Actor } from "../domain/actor.js";
 import { visibleActiveGrantWhere } from "../domain/grants.js";
 import { visibleEnvironmentsWhere } from "../domain/permissions.js";
 import { visibleReleasesWhere } from "../domain/releases.js";
+import { visibleEventIds } from "../domain/events.js";
 import type { Context } from "./context.js";
 
 export interface GlobalId {
@@ -26,6 +27,8 @@ const VISIBLE_IDS_BY_TYPE: Record<string, VisibleIds> = {
   ToolRelease: (db, actor, ids) => db.toolRelease.findMany({ where: { AND: [{ id: { in: ids } }, visibleReleasesWhere(actor)] }, select }),
   // `grant(id)`: active grants of available releases in environments you can see.
   Grant: (db, actor, ids) => db.grant.findMany({ where: { AND: [{ id: { in: ids } }, visibleActiveGrantWhere(actor)] }, select }),
+  // Change events: those of environments you can see and of your own account (Environment.events, Account.events).
+  ChangeEvent: visibleEventIds,
 };
 
 /** The global ids the viewer may resolve, in order; null in place of every other one. One query per type. */

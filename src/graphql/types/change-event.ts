@@ -30,10 +30,12 @@ const EVENT_TYPE_DESCRIPTIONS: Record<ChangeEventTypeWord, string> = {
 
 export const ChangeEventTypeEnum = enumOfSpecWords("ChangeEventType", "What a change event records.", EVENT_TYPE_DESCRIPTIONS);
 
-export const ChangeEventObject = builder.prismaObject("ChangeEvent", {
+export const ChangeEventObject = builder.prismaNode("ChangeEvent", {
   description:
     "One state transition, recorded in the transaction that made it. Never changed or removed through the API. " +
-    "(Events are not Nodes: `uuid` identifies them and is their cursor.)",
+    "Its `uuid` is also its cursor in every event connection.",
+  id: { field: "id" },
+  nullable: true,
   fields: (t) => ({
     uuid: t.expose("id", { type: "UUID", description: "The event's UUID v7; events are ordered by it, in commit order. Pass it as `after`." }),
     type: t.field({ type: ChangeEventTypeEnum, description: "What changed.", resolve: (event) => event.type as ChangeEventTypeWord }),

@@ -197,6 +197,12 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
     expect((await world.stranger.http.get(`/v1/accounts/${world.owner.account.id}/events`)).body.code).toBe("ACCOUNT_NOT_FOUND");
     expect((await world.owner.http.get(`/v1/accounts/${world.owner.account.id}/events`)).status).toBe(200);
     expect((await world.admin.get(`/v1/accounts/${world.owner.account.id}/events`)).status).toBe(200);
+    // node(id:) answers exactly what the connections list.
+    const listed = await world.viewer.http.graphql(`query($id: UUID!) { environment(id: $id) { events(first: 1) { nodes { id uuid } } } }`, { id: environmentId });
+    const [event] = listed.body.data.environment.events.nodes;
+    const fetchNode = (member: Member) => member.http.graphql(`query($id: ID!) { node(id: $id) { ... on ChangeEvent { uuid } } }`, { id: event.id });
+    expect((await fetchNode(world.viewer)).body.data.node).toEqual({ uuid: event.uuid });
+    expect((await fetchNode(world.stranger)).body.data.node).toBeNull();
     const bad = await world.owner.http.get(`/v1/envs/${environmentId}/events?after=nope&limit=0`);
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual(['query.limit: "0" is not an integer from 1 to 500', 'query.after: "nope" is not an event id']);
