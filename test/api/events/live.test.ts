@@ -92,6 +92,16 @@ describeEachDatabase("Subscription.environmentEvents over SSE", (provider) => {
     live.close();
   });
 
+  it("open streams complete when the service stops, without holding its drain", async () => {
+    const stopping = await startTestService(provider);
+    const stoppingWorld = await createWorld(stopping);
+    const live = await subscribeOverSse(stopping.url, stoppingWorld.viewer.token, ENVIRONMENT_EVENTS, { environmentId: stoppingWorld.environment.id });
+    expect(live.status).toBe(200);
+    const stopped = stopping.stopAndDrop();
+    expect((await live.next()).event).toBe("complete");
+    await stopped;
+  });
+
   async function issueToken(member: Member): Promise<{ id: string; secret: string }> {
     const issued = await member.http.graphql(`mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret token { uuid } } }`, {
       input: { accountId: member.account.id, name: "subscriber" },
