@@ -61,6 +61,18 @@ const EVENTS_PER_CYCLE = 4;
     const [receivedHere, receivedThere] = await Promise.all([nextEvents(here, committed.length), nextEvents(there, committed.length)]);
     expect(receivedHere.map((event) => event.uuid)).toEqual(committed);
     expect(receivedThere.map((event) => event.uuid)).toEqual(committed);
+
+    // Reported, not asserted: how long a change committed here takes to reach the other process's subscriber.
+    const latencies: number[] = [];
+    for (const release of releases.slice(0, 5)) {
+      const started = performance.now();
+      const created = await world.deployer.http.post(`/v1/envs/${environmentId}/tool-middlewares`, { release: { type: "ById", releaseId: release.id } });
+      expect(created.status).toBe(200);
+      await nextEvents(there, 1);
+      latencies.push(Math.round(performance.now() - started));
+      await nextEvents(here, 1);
+    }
+    console.log(`change event, write through one process → subscriber of the other: ${latencies.join(", ")} ms (request included)`);
     here.close();
     there.close();
   });
