@@ -2,9 +2,9 @@
 // (Yoga's transport). A subscriber reads the table after the last event it delivered whenever the
 // change feed says something was committed (src/db/change-feed.ts), so a resumed stream (`after`)
 // continues without a gap, every event is delivered once, in id (= commit) order, from whichever
-// replica committed it. Access is checked at subscribe time and again before each delivery and on
-// every token revocation of the subscriber's account; a subscriber who lost it gets an error and
-// the stream ends.
+// replica committed it. Access is checked at subscribe time and again before each delivery, on
+// every token revocation of the subscriber's account and at least once a minute; a subscriber who
+// lost it gets an error and the stream ends.
 import { Repeater } from "graphql-yoga";
 import { changeFeedOf, type FeedSignal } from "../../db/change-feed.js";
 import type { ChangeEvent } from "../../db/generated/sqlite/client.js";
@@ -21,6 +21,8 @@ import { ChangeEventObject } from "./change-event.js";
 const BATCH = 100;
 /** A notice can be lost (a listening connection that dropped and has not noticed): read anyway this often. */
 const SAFETY_READ_MS = 5_000;
+/** A quiet stream re-checks access this often, so an expired token ends it without an event to deliver. */
+const QUIET_RECHECK_MS = 60_000;
 
 const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -65,14 +67,18 @@ function liveEvents(context: Context, actor: Actor, environmentId: string, after
     });
     try {
       let cursor = after;
+      let checkedAt = Date.now();
       while (!stopped) {
         pending = false;
         const page = await readEvents(context.db, { environmentId }, { after: cursor, limit: BATCH });
-        if ((page.events.length > 0 || recheck) && !(await stillAllowed(context, environmentId))) {
-          stop(accessLost(environmentId));
-          break;
+        if (page.events.length > 0 || recheck || Date.now() - checkedAt >= QUIET_RECHECK_MS) {
+          if (!(await stillAllowed(context, environmentId))) {
+            stop(accessLost(environmentId));
+            break;
+          }
+          checkedAt = Date.now();
+          recheck = false;
         }
-        recheck = false;
         for (const event of page.events) {
           if (stopped) break;
           await push(event);
