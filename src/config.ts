@@ -27,7 +27,12 @@ const environmentSchema = z.object({
     .string()
     .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), "must start with file: or postgres:// (or postgresql://)")
     .default("file:./data/toolgate.db"),
-  PORT: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0).max(65535).default(4000),
+  PORT: z.coerce
+    .number({ error: (issue) => (issue.code === "invalid_type" ? "must be a number" : undefined) })
+    .int("must be an integer")
+    .min(0, "out of range (0–65535; 0 picks a free port)")
+    .max(65535, "out of range (0–65535; 0 picks a free port)")
+    .default(4000),
   HOST: z.string().min(1).default("127.0.0.1"),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   TOOLGATE_ADMIN_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
@@ -50,8 +55,26 @@ const environmentSchema = z.object({
     .max(MAX_TOKEN_CACHE_MS, `must be at most ${MAX_TOKEN_CACHE_MS} (the bound on noticing a revocation made through another replica)`)
     .default(MAX_TOKEN_CACHE_MS),
   TOOLGATE_HEAP_GROWTH_PERCENT: heapGrowthPercent,
+  // Operability (docs/deploy.md): /metrics, CORS.
+  TOOLGATE_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  TOOLGATE_METRICS_PORT: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0).max(65535, "out of range (0-65535)").optional(),
+  TOOLGATE_CORS_ORIGINS: z
+    .string()
+    .transform((list) => list.split(",").map((origin) => origin.trim()).filter((origin) => origin !== ""))
+    .pipe(z.array(z.string().refine(isCorsOrigin, "each entry must be * or an origin such as https://app.example.com (scheme, host, optional port; no path)")))
+    .default([]),
   TOOLGATE_EVENT_RETENTION_DAYS: z.coerce.number({ error: "must be a number of days" }).int("must be an integer").min(1, "must be at least 1 (unset keeps every event)").optional(),
 });
+
+function isCorsOrigin(entry: string): boolean {
+  if (entry === "*") return true;
+  try {
+    const url = new URL(entry);
+    return /^https?:$/.test(url.protocol) && url.origin === entry;
+  } catch {
+    return false;
+  }
+}
 
 function milliseconds(fallback: number) {
   return z.coerce.number({ error: "must be a number of milliseconds" }).int("must be an integer").min(1, "must be at least 1").max(3_600_000).default(fallback);
@@ -77,6 +100,17 @@ export interface Config {
   heapGrowthPercent: number;
   /** Change events older than this many days are deleted (hourly); undefined keeps every event. */
   eventRetentionDays: number | undefined;
+  metrics: MetricsConfig;
+  /** Origins allowed to call /graphql and /v1 from a browser (`*`: any); empty: no CORS headers. */
+  corsOrigins: readonly string[];
+}
+
+/** Where /metrics is served and what it asks for (docs/deploy.md). */
+export interface MetricsConfig {
+  /** When set, /metrics requires `Authorization: Bearer <token>`. */
+  token: string | undefined;
+  /** When set, /metrics is served on this port only, not on the main one (0: any free port). */
+  port: number | undefined;
 }
 
 /** Token buckets per API token and per client address (src/http/rate-limit.ts). */
@@ -126,6 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
     heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
     eventRetentionDays: values.TOOLGATE_EVENT_RETENTION_DAYS,
+    metrics: { token: values.TOOLGATE_METRICS_TOKEN, port: values.TOOLGATE_METRICS_PORT },
+    corsOrigins: values.TOOLGATE_CORS_ORIGINS,
     ...overrides,
   };
 }

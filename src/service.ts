@@ -1,7 +1,9 @@
 // The composition root: configuration → database (migrated) → bootstrap → schema → HTTP server.
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
-import { openDatabase, type Database } from "./db/client.js";
+import { openDatabase, poolUsageOf, type Database } from "./db/client.js";
+import { providerOf } from "./db/connection.js";
+import { createDatabaseIfMissing } from "./db/create-database.js";
 import { migrateDatabase } from "./db/migrations.js";
 import { startChangeFeed } from "./db/change-feed.js";
 import { startEventRetention } from "./domain/event-retention.js";
@@ -10,7 +12,9 @@ import { buildSchema } from "./graphql/schema.js";
 import { createApp } from "./http/app.js";
 import { createLogger } from "./http/logger.js";
 import { REST_ROUTES } from "./http/rest/routes.js";
-import { listen } from "./http/server.js";
+import { listenForMetrics, metricsHandler } from "./http/metrics-endpoint.js";
+import { listen, type RunningServer } from "./http/server.js";
+import { createServiceMetrics, type ServiceMetrics } from "./metrics/service-metrics.js";
 import { asStartupError } from "./startup-error.js";
 import type { DemoTokens } from "./demo/seed.js";
 import type { StarterVariables } from "./http/graphiql.js";
@@ -18,6 +22,8 @@ import type { StarterVariables } from "./http/graphiql.js";
 export interface Service {
   url: string;
   port: number;
+  /** Where /metrics is served: the main URL's, or its own port's with TOOLGATE_METRICS_PORT. */
+  metricsUrl: string;
   db: Database;
   logger: Logger;
   /** The bootstrap admin's token when it is known to this process (configured or generated now). */
@@ -38,9 +44,11 @@ export interface ServiceHooks {
 
 export async function startService(config: Config, hooks: ServiceHooks = {}): Promise<Service> {
   const logger = createLogger(config.logLevel);
-  const { db, adminToken } = await openMigratedDatabase(config, logger).catch((error: unknown) => {
+  const metrics = createServiceMetrics(providerOf(config.databaseUrl));
+  const { db, adminToken } = await openMigratedDatabase(config, logger, metrics).catch((error: unknown) => {
     throw asStartupError(config.databaseUrl, error);
   });
+  if (poolUsageOf(db)) metrics.watchPool(() => poolUsageOf(db));
   const changeFeed = await startChangeFeed(db, config.databaseUrl, logger).catch(async (error: unknown) => {
     await db.$disconnect().catch(() => {});
     throw asStartupError(config.databaseUrl, error);
@@ -60,11 +68,23 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     graphiqlVariables: config.demo ? seeded.graphiqlVariables : undefined,
     isReady: () => ready,
     tokenCacheMs: config.tokenCacheMs,
+    requestMetrics: metrics.requests,
+    metricsEndpoint: config.metrics.port === undefined ? metricsHandler(metrics, config.metrics.token) : undefined,
+    corsOrigins: config.corsOrigins,
   });
   const server = await listen(app, config.port, config.host);
+  let metricsServer: RunningServer | undefined;
+  if (config.metrics.port !== undefined) {
+    metricsServer = await listenForMetrics(metrics, config.metrics.token, config.metrics.port, config.host).catch(async (error: unknown) => {
+      await server.close(0);
+      await db.$disconnect();
+      throw error;
+    });
+  }
   return {
     url: server.url,
     port: server.port,
+    metricsUrl: `${(metricsServer ?? server).url}/metrics`,
     db,
     logger,
     adminToken,
@@ -74,6 +94,8 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
       // Live subscriptions end first, so their open responses do not hold the drain for its grace period.
       stopEventRetention();
       await changeFeed.close();
+      // Scrapes are cheap and stateless: the metrics port closes without a grace period.
+      await metricsServer?.close(0);
       const { cut } = await server.close(config.shutdownGraceMs);
       if (cut > 0) logger.warn({ connections: cut, graceMs: config.shutdownGraceMs }, "grace period over: cut connections with unanswered requests");
       await db.$disconnect();
@@ -81,11 +103,13 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
   };
 }
 
-/** Migrations, then the client, then the bootstrap admin. */
-async function openMigratedDatabase(config: Config, logger: Logger): Promise<{ db: Database; adminToken: string | undefined }> {
+/** The database (created when missing), migrations, then the client, then the bootstrap admin. */
+async function openMigratedDatabase(config: Config, logger: Logger, metrics: ServiceMetrics): Promise<{ db: Database; adminToken: string | undefined }> {
+  const created = await createDatabaseIfMissing(config.databaseUrl, config.postgres);
+  if (created) logger.info({ database: created }, "created the database");
   const applied = await migrateDatabase(config.databaseUrl, config.postgres);
   if (applied.length > 0) logger.info({ migrations: applied }, "applied database migrations");
-  const db = await openDatabase(config.databaseUrl, { postgres: config.postgres });
+  const db = await openDatabase(config.databaseUrl, { postgres: config.postgres, observeQuery: metrics.observeQuery });
   try {
     const { generatedSecret } = await bootstrapAdmin(db, config.adminToken);
     return { db, adminToken: config.adminToken ?? generatedSecret };

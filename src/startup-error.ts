@@ -1,6 +1,7 @@
 // A reason toolgate cannot start that the operator must fix (configuration, an unreachable
 // database, a revoked bootstrap token): printed as one line, exit status 2, never a stack trace.
 import { redactDatabaseUrl } from "./db/redact.js";
+import { DatabaseCreationError } from "./db/create-database.js";
 import { MigrationFailedError } from "./db/postgres-migrations.js";
 import { isDatabaseUnavailable } from "./db/unavailable.js";
 import { DomainError } from "./domain/errors.js";
@@ -16,13 +17,32 @@ export class StartupError extends Error {
 export function asStartupError(databaseUrl: string, error: unknown): unknown {
   if (error instanceof StartupError) return error;
   if (error instanceof DomainError) return new StartupError(`cannot start: ${error.message}`, { cause: error });
+  if (error instanceof DatabaseCreationError) return new StartupError(`cannot start: ${error.message}`, { cause: error });
   if (error instanceof MigrationFailedError) return new StartupError(`cannot start: ${error.message}`, { cause: error });
   const code = (error as { code?: unknown } | null)?.code;
   const refused = typeof code === "string" && code.startsWith("28"); // invalid authorization (bad password, no such role)
+  const fileProblem = databaseUrl.startsWith("file:") ? sqliteFileProblem(error) : undefined;
+  if (fileProblem) return new StartupError(`cannot start: database ${databaseUrl} cannot be opened: ${fileProblem}`, { cause: error });
   if (refused || isDatabaseUnavailable(error)) {
     return new StartupError(`cannot start: database ${describeDatabase(databaseUrl)} is unavailable: ${rootCause(error)}`, { cause: error });
   }
   return error;
+}
+
+/** An SQLite file (or its folder) that cannot be created, opened or written: a path or permission to fix. */
+const SQLITE_FILE_PROBLEMS = new Set(["SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_NOTADB", "SQLITE_PERM", "EACCES", "EPERM", "EEXIST", "ENOTDIR", "EISDIR", "EROFS"]);
+
+/** The schema engine (WASM) reports SQLite's errors by message only. */
+const SQLITE_FILE_MESSAGES = /^(file is not a database|unable to open database file|attempt to write a readonly database)/;
+
+/** The first line of the error in the chain that says the file is the problem; undefined when none does. */
+function sqliteFileProblem(error: unknown): string | undefined {
+  for (let cause = error; typeof cause === "object" && cause !== null; cause = (cause as { cause?: unknown }).cause) {
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    const text = typeof message === "string" ? message : "";
+    if ((typeof code === "string" && SQLITE_FILE_PROBLEMS.has(code)) || SQLITE_FILE_MESSAGES.test(text)) return text.split("\n")[0]!;
+  }
+  return undefined;
 }
 
 function describeDatabase(databaseUrl: string): string {

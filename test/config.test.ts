@@ -46,3 +46,27 @@ describe("configuration", () => {
     expect(problems).toHaveLength(5);
   });
 });
+
+describe("operability settings", () => {
+  it("default to /metrics open on the main port and no CORS", () => {
+    expect(loadConfig({})).toMatchObject({ metrics: { token: undefined, port: undefined }, corsOrigins: [] });
+  });
+
+  it("read the metrics token and port and the CORS origins list", () => {
+    const config = loadConfig({
+      TOOLGATE_METRICS_TOKEN: "m".repeat(20),
+      TOOLGATE_METRICS_PORT: "9464",
+      TOOLGATE_CORS_ORIGINS: " https://app.example.com, http://localhost:5173 ,",
+    });
+    expect(config).toMatchObject({ metrics: { token: "m".repeat(20), port: 9464 }, corsOrigins: ["https://app.example.com", "http://localhost:5173"] });
+    expect(loadConfig({ TOOLGATE_CORS_ORIGINS: "*" }).corsOrigins).toEqual(["*"]);
+  });
+
+  it("refuse a short token, a port out of range and origins with paths or other schemes", () => {
+    expect(() => loadConfig({ TOOLGATE_METRICS_TOKEN: "short" })).toThrow(/TOOLGATE_METRICS_TOKEN: must be at least 16 characters/);
+    expect(() => loadConfig({ TOOLGATE_METRICS_PORT: "99999" })).toThrow(/TOOLGATE_METRICS_PORT: out of range/);
+    for (const origins of ["https://app.example.com/", "https://app.example.com/path", "ftp://x.example.com", "app.example.com"]) {
+      expect(() => loadConfig({ TOOLGATE_CORS_ORIGINS: origins }), origins).toThrow(/TOOLGATE_CORS_ORIGINS\.?\d*: each entry must be \* or an origin/);
+    }
+  });
+});

@@ -1,9 +1,11 @@
-// What `serve` prints once listening: where everything is and the token to paste into GraphiQL.
+// What `serve` prints once listening: where everything is, the token to paste into GraphiQL and, in
+// demo mode, the demo's tokens and ids as shell variables for the curl examples.
 import type { Config } from "../config.js";
 import { redactDatabaseUrl } from "../db/redact.js";
+import type { DemoShellVariables } from "../demo/shell-variables.js";
 import type { Service } from "../service.js";
 
-export function printBanner(service: Service, config: Config): void {
+export function printBanner(service: Service, config: Config, demoVariables?: DemoShellVariables): void {
   const lines = [
     "",
     `toolgate is listening on ${service.url}`,
@@ -24,6 +26,17 @@ export function printBanner(service: Service, config: Config): void {
       "Demo mode: day-long tokens for the demo accounts (GraphiQL is pre-filled with alice's, and with ids of the demo data):",
       `  alice (owner)    Bearer ${service.demoTokens.owner}`,
       `  bob (deployer)   Bearer ${service.demoTokens.deployer}`,
+    );
+  }
+  if (demoVariables) {
+    const { T, ACCOUNT, BOB_T, BOB_ACCOUNT, ENV, PRODUCTION_ENV, RELEASE, GRANT } = demoVariables;
+    lines.push(
+      "",
+      "For the curl examples (README, docs/api.md), paste into your shell: the URL, alice's token and id, bob's,",
+      "environments staging (ENV) and production, a release not yet granted in staging, and a grant in staging:",
+      // Unindented, so a triple-click copies a line that runs as is.
+      `export B=${service.url} T=${T} ACCOUNT=${ACCOUNT} BOB_T=${BOB_T} BOB_ACCOUNT=${BOB_ACCOUNT}`,
+      `export ENV=${ENV} PRODUCTION_ENV=${PRODUCTION_ENV} RELEASE=${RELEASE} GRANT=${GRANT}`,
     );
   }
   lines.push("");

@@ -2,39 +2,73 @@
 import type { parseArgs } from "node:util";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { openDatabase, type Database } from "../db/client.js";
+import { createDatabaseIfMissing } from "../db/create-database.js";
 import { migrateDatabase } from "../db/migrations.js";
 import { createAccount, issueToken, revokeToken } from "../domain/accounts.js";
 import { DomainError } from "../domain/errors.js";
 import { createEnvironment, shareEnvironment } from "../domain/environments.js";
-import { loadDemo } from "../demo/load.js";
+import { loadDemo, type LoadedDemo } from "../demo/load.js";
 import { seedDemo } from "../demo/seed.js";
 import { startService } from "../service.js";
 import { asStartupError, StartupError } from "../startup-error.js";
 import { printBanner } from "./banner.js";
-import { accountOptions, environmentOptions, InvalidOptionsError, revokeOptions, shareOptions, tokenOptions } from "./options.js";
-import { OPTIONS, USAGE } from "./usage.js";
+import { findBootstrapAdmin, listAccounts, listEnvironments, listTokens } from "./lists.js";
+import {
+  accountOptions,
+  adminTokenOptions,
+  environmentOptions,
+  InvalidOptionsError,
+  listOptions,
+  revokeOptions,
+  shareOptions,
+  tokenOptions,
+} from "./options.js";
+import { formatTable, type Cell } from "./table.js";
+import type { OPTIONS } from "./usage.js";
 import { tokenView } from "./views.js";
 
 export type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
 
+/** The flags `serve` and friends take for configuration variables; a bad value is named by what the user typed. */
+const FLAG_OF_VARIABLE = { PORT: "port", HOST: "host", TOOLGATE_DATABASE_URL: "database-url", LOG_LEVEL: "log-level" } as const;
+
 function configFrom(options: Options): Config {
   const env = { ...process.env };
-  if (options.port !== undefined) env.PORT = options.port;
-  if (options.host !== undefined) env.HOST = options.host;
-  if (options["database-url"] !== undefined) env.TOOLGATE_DATABASE_URL = options["database-url"];
-  if (options["log-level"] !== undefined) env.LOG_LEVEL = options["log-level"];
+  for (const [variable, flag] of Object.entries(FLAG_OF_VARIABLE)) {
+    if (options[flag] !== undefined) env[variable] = options[flag];
+  }
   if (options.demo) env.TOOLGATE_DEMO = "true";
-  return loadConfig(env);
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new InvalidOptionsError(error.problems.map((problem) => fromFlag(problem, options) ?? `invalid configuration: ${problem}`));
+  }
+}
+
+function fromFlag(problem: string, options: Options): string | undefined {
+  const [variable, flag] = Object.entries(FLAG_OF_VARIABLE).find(([variable]) => problem.startsWith(`${variable}: `)) ?? [];
+  if (!variable || !flag || options[flag] === undefined) return undefined;
+  return `--${flag}: ${problem.slice(variable.length + 2)}`;
 }
 
 class UsageError extends Error {}
 
+/** Creates the database when it is missing (PostgreSQL) and applies pending migrations. */
+async function prepareDatabase(config: Config): Promise<{ createdDatabase: string | undefined; applied: string[] }> {
+  try {
+    const createdDatabase = await createDatabaseIfMissing(config.databaseUrl, config.postgres);
+    return { createdDatabase, applied: await migrateDatabase(config.databaseUrl, config.postgres) };
+  } catch (error) {
+    throw asStartupError(config.databaseUrl, error);
+  }
+}
+
 async function withDatabase<T>(config: Config, work: (db: Database) => Promise<T>): Promise<T> {
-  const db = await migrateDatabase(config.databaseUrl, config.postgres)
-    .then(() => openDatabase(config.databaseUrl, { postgres: config.postgres }))
-    .catch((error: unknown) => {
-      throw asStartupError(config.databaseUrl, error);
-    });
+  await prepareDatabase(config);
+  const db = await openDatabase(config.databaseUrl, { postgres: config.postgres }).catch((error: unknown) => {
+    throw asStartupError(config.databaseUrl, error);
+  });
   try {
     return await work(db);
   } finally {
@@ -44,14 +78,22 @@ async function withDatabase<T>(config: Config, work: (db: Database) => Promise<T
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 
+/** List commands: a table for people, `--json` for scripts. */
+function printRows<Row extends { [Column in Columns]: Cell }, Columns extends keyof Row & string>(options: Options, rows: Row[], columns: Columns[]): void {
+  if (options.json) print(rows);
+  else console.log(formatTable(rows, columns));
+}
+
 async function serve(config: Config): Promise<void> {
+  let demo: LoadedDemo | undefined;
   const service = await startService(config, {
     afterBootstrap: async (db) => {
       if (!config.demo) return;
-      return loadDemo(db);
+      demo = await loadDemo(db);
+      return demo;
     },
   });
-  printBanner(service, config);
+  printBanner(service, config, demo?.shellVariables);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -76,10 +118,8 @@ export async function runCommand(positionals: string[], options: Options): Promi
     case "serve":
       return serve(config);
     case "migrate": {
-      const applied = await migrateDatabase(config.databaseUrl, config.postgres).catch((error: unknown) => {
-        throw asStartupError(config.databaseUrl, error);
-      });
-      return print({ applied });
+      const { createdDatabase, applied } = await prepareDatabase(config);
+      return print(createdDatabase ? { createdDatabase, applied } : { applied });
     }
     case "seed": {
       if (!options.demo) throw new UsageError("seed needs --demo (the only data set)");
@@ -98,7 +138,22 @@ export async function runCommand(positionals: string[], options: Options): Promi
       const input = shareOptions(options);
       return print(await withDatabase(config, (db) => shareEnvironment(db, "system", input)));
     }
+    case "account list":
+      return printRows(options, await withDatabase(config, listAccounts), ["id", "name", "email", "plan", "admin", "createdAt"]);
+    case "environment list": {
+      const { accountId } = listOptions(options);
+      return printRows(options, await withDatabase(config, (db) => listEnvironments(db, accountId)), ["id", "ownerAccountId", "name", "versionCheck", "createdAt"]);
+    }
+    case "token list": {
+      const { accountId } = listOptions(options);
+      const tokens = await withDatabase(config, (db) => listTokens(db, accountId));
+      return printRows(options, tokens, ["id", "accountId", "name", "createdAt", "expiresAt", "revokedAt"]);
+    }
     case "token create": {
+      if (options.admin) {
+        const input = adminTokenOptions(options);
+        return print(await withDatabase(config, (db) => issueAdminToken(db, input)));
+      }
       const input = tokenOptions(options);
       return print(
         await withDatabase(config, async (db) => {
@@ -112,8 +167,16 @@ export async function runCommand(positionals: string[], options: Options): Promi
       return print(tokenView(await withDatabase(config, (db) => revokeToken(db, "system", id))));
     }
     default:
-      throw new UsageError(`unknown command: ${positionals.join(" ")}`);
+      throw new UsageError(`unknown command: ${positionals.join(" ")} (toolgate --help lists the commands)`);
   }
+}
+
+/** A new token for the bootstrap admin, for an operator who lost the one printed at first start. */
+async function issueAdminToken(db: Database, input: { name: string; expiresAt?: Date | undefined }) {
+  const admin = await findBootstrapAdmin(db);
+  if (!admin) throw new UsageError("the database has no admin account yet: start toolgate once (serve or migrate creates none; serve does)");
+  const { token, secret } = await issueToken(db, "system", { accountId: admin.id, ...input });
+  return { ...tokenView(token), secret };
 }
 
 /** Prints why a command failed, in one line where possible, and exits with the matching status. */
@@ -126,20 +189,22 @@ export function exitWithFailure(error: unknown): never {
     console.error(error.message);
     process.exit(2);
   }
-  if (error instanceof ConfigError || error instanceof UsageError) {
+  if (error instanceof UsageError) {
     console.error(error.message);
-    if (error instanceof UsageError) console.error(`\n${USAGE}`);
     process.exit(2);
   }
   if (error instanceof DomainError) {
     console.error(JSON.stringify({ code: error.code, errors: error.problems }));
     process.exit(1);
   }
-  if ((error as { code?: string }).code === "EADDRINUSE") {
-    const { address, port } = error as { address?: string; port?: number };
-    console.error(`cannot listen on ${address}:${port}: the address is already in use (choose another with PORT or --port)`);
-    process.exit(1);
+  const { code, address, port } = (error ?? {}) as { code?: string; address?: string; port?: number };
+  if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+    const why = { EADDRINUSE: "the address is already in use", EACCES: "permission denied", EADDRNOTAVAIL: "no such address on this host" }[code];
+    console.error(`cannot listen on ${address}:${port}: ${why} (choose another with PORT or --port, HOST or --host)`);
+    process.exit(2);
   }
-  console.error(error);
+  // A bug, not something the operator typed: still one line; LOG_LEVEL=debug shows the stack.
+  const debug = process.env.LOG_LEVEL === "debug" || process.env.LOG_LEVEL === "trace";
+  console.error(debug ? error : `unexpected error: ${String((error as Error)?.message ?? error).split("\n")[0]} (LOG_LEVEL=debug prints the stack)`);
   process.exit(1);
 }

@@ -2,12 +2,20 @@
 import { parseArgs } from "node:util";
 import { OPTIONS, USAGE } from "./usage.js";
 
+/** node:util's parse error as one line; its unknown-option text explains `--` at length. */
+function argumentProblem(error: unknown): string {
+  const { code, message } = error as { code?: string; message: string };
+  const option = /'(-[^' ]*)/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) return `unknown option ${option} (toolgate --help lists the options)`;
+  return message.split("\n")[0]!;
+}
+
 const argv = process.argv.slice(2);
 const { values: options, positionals } = (() => {
   try {
     return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    console.error(argumentProblem(error));
     process.exit(2);
   }
 })();

@@ -49,3 +49,17 @@ export const tokenOptions = (options: OptionValues) =>
   checked(tokenInput, { accountId: text(options.account), name: text(options.name), expiresAt: isoDate(text(options["expires-at"])) });
 
 export const revokeOptions = (options: OptionValues) => checked(revokeInput, { id: text(options.id) });
+
+/** `--account ID` of the list commands: optional, a UUID when given. */
+export const listOptions = (options: OptionValues) => checked(environmentInput.pick({ accountId: true }).partial(), { accountId: text(options.account) });
+
+export const ADMIN_TOKEN_NAME = "admin (toolgate token create --admin)";
+
+/** `token create --admin`: the bootstrap admin's token; the account is found, not given. */
+export function adminTokenOptions(options: OptionValues) {
+  if (options.account !== undefined) throw new InvalidOptionsError(["--admin: issues the bootstrap admin's token; leave out --account"]);
+  return checked(tokenInput.pick({ name: true, expiresAt: true }), {
+    name: text(options.name) ?? ADMIN_TOKEN_NAME,
+    expiresAt: isoDate(text(options["expires-at"])),
+  });
+}

@@ -1,8 +1,9 @@
 // Owns the Prisma client: one client type for the rest of the code, whichever provider serves it.
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client.js";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.js";
-import { createAdapterFactory, providerOf, type PostgresSettings } from "./connection.js";
+import { createAdapterFactory, postgresPoolOf, providerOf, type PostgresSettings } from "./connection.js";
 import type { DatabaseProvider } from "./prisma-schemas.js";
+import { withQueryTiming, type QueryObserver } from "./query-timing.js";
 import { withSqliteIsolation } from "./sqlite-isolation.js";
 
 /** The client type every module sees. Both generated clients share models and query API. */
@@ -18,6 +19,25 @@ export interface DatabaseOptions {
   onQuery?: (sql: string) => void;
   /** Timeouts and pool size on PostgreSQL; defaults when absent. */
   postgres?: PostgresSettings;
+  /** Called with every statement's kind and duration, timed at the driver adapter (metrics). */
+  observeQuery?: QueryObserver;
+}
+
+/** The connection pool's state (PostgreSQL); what the metrics report. */
+export interface PoolUsage {
+  /** Open connections, idle or in use. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
+const poolUsageReaders = new WeakMap<object, () => PoolUsage>();
+
+/** The pool's state behind a client opened by `openDatabase`; undefined on SQLite (one connection, no pool). */
+export function poolUsageOf(db: Database): PoolUsage | undefined {
+  return poolUsageReaders.get(db)?.();
 }
 
 const providers = new WeakMap<object, DatabaseProvider>();
@@ -37,11 +57,15 @@ export function rememberTransactionClient(parent: Db, tx: Db): void {
 export async function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Promise<Database> {
   const provider = providerOf(databaseUrl);
   const log = options.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
+  const factory = createAdapterFactory(databaseUrl, options.postgres);
+  const timed = options.observeQuery ? withQueryTiming(factory, options.observeQuery) : factory;
   const client =
     provider === "sqlite"
-      ? new SqliteClient({ adapter: withSqliteIsolation(createAdapterFactory(databaseUrl)), log })
-      : (new PostgresClient({ adapter: createAdapterFactory(databaseUrl, options.postgres), log }) as unknown as SqliteClient);
+      ? new SqliteClient({ adapter: withSqliteIsolation(timed), log })
+      : (new PostgresClient({ adapter: timed, log }) as unknown as SqliteClient);
   providers.set(client, provider);
+  const pool = postgresPoolOf(factory);
+  if (pool) poolUsageReaders.set(client, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }));
   if (options.onQuery) {
     const onQuery = options.onQuery;
     (client as unknown as { $on(event: "query", cb: (e: { query: string }) => void): void }).$on("query", (event) =>

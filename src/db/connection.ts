@@ -58,7 +58,16 @@ export function createAdapterFactory(databaseUrl: string, postgres: PostgresSett
   }
   const pool = new pg.Pool(postgresClientConfig(databaseUrl, postgres));
   pool.on("error", () => {}); // an idle connection dropped by the server is not our failure; the next query reports it
-  return new PrismaPg(pool, { disposeExternalPool: true });
+  const factory = new PrismaPg(pool, { disposeExternalPool: true });
+  poolsByFactory.set(factory, pool);
+  return factory;
+}
+
+const poolsByFactory = new WeakMap<object, pg.Pool>();
+
+/** The node-postgres pool behind a factory made by `createAdapterFactory` (PostgreSQL only). */
+export function postgresPoolOf(factory: object): pg.Pool | undefined {
+  return poolsByFactory.get(factory);
 }
 
 /** Each connection the factory opens reuses its prepared statements (src/db/sqlite-statement-cache.ts). */

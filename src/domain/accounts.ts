@@ -3,10 +3,11 @@
 import type { Database, Db, Prisma } from "../db/client.js";
 import { writeTransaction } from "./write-transaction.js";
 import type { Account, ApiToken } from "../db/generated/sqlite/client.js";
-import { requireAdmin, type Actor } from "./actor.js";
+import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest } from "./errors.js";
 import { accountInput, inputProblems, tokenInput } from "./inputs.js";
-import { canSeeAccount } from "./permissions.js";
+import { accountNotFound, requireAccountVisible, requireAdmin, tokenNotFound, visibleTokensWhere } from "./permissions/index.js";
+import type { RowLoader } from "./reads.js";
 import type { Plan } from "./plans.js";
 import { generateSecret, hashSecret } from "./tokens.js";
 import { announceTokenRevoked } from "./token-cache.js";
@@ -26,8 +27,6 @@ export interface IssuedToken {
 }
 
 export const BOOTSTRAP_ADMIN_EMAIL = "admin@toolgate.local";
-
-export const accountNotFound = (id: string) => new DomainError("ACCOUNT_NOT_FOUND", `account ${id} not found`);
 
 export async function createAccount(db: Database, actor: Actor | "system", input: NewAccount): Promise<Account> {
   if (actor !== "system") requireAdmin(actor, "create accounts");
@@ -49,9 +48,7 @@ export async function issueToken(
   actor: Actor | "system",
   input: { accountId: string; name: string; expiresAt?: Date | null | undefined; secret?: string },
 ): Promise<IssuedToken> {
-  if (actor !== "system" && !canSeeAccount(actor, input.accountId)) {
-    throw accountNotFound(input.accountId);
-  }
+  requireAccountVisible(actor, input.accountId);
   const problems = inputProblems(tokenInput.pick({ name: true, expiresAt: true }), { name: input.name, expiresAt: input.expiresAt ?? undefined }, (field) => `input.${field}`);
   if (problems.length > 0) throw invalidRequest(problems);
   const secret = input.secret ?? generateSecret();
@@ -67,10 +64,8 @@ export async function issueToken(
 
 export async function revokeToken(db: Database, actor: Actor | "system", tokenId: string): Promise<ApiToken> {
   const revoked = await writeTransaction(db, [], async (tx) => {
-    const token = await tx.apiToken.findUnique({ where: { id: tokenId } });
-    if (!token || (actor !== "system" && !actor.admin && token.accountId !== actor.id)) {
-      throw new DomainError("API_TOKEN_NOT_FOUND", `API token ${tokenId} not found`);
-    }
+    const token = await tx.apiToken.findFirst({ where: { id: tokenId, ...(actor === "system" ? {} : visibleTokensWhere(actor)) }, select: { id: true } });
+    if (!token) throw tokenNotFound(tokenId);
     // Revoking twice keeps the first revocation's time.
     const { count } = await tx.apiToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
     const revokedToken = await tx.apiToken.findUniqueOrThrow({ where: { id: tokenId } });
@@ -81,15 +76,10 @@ export async function revokeToken(db: Database, actor: Actor | "system", tokenId
   return revoked;
 }
 
-/** An account the actor may see (itself; admins: any), loaded with the caller's selection; else ACCOUNT_NOT_FOUND. */
-export async function findAccount(
-  db: Db,
-  actor: Actor,
-  accountId: string,
-  selection: Pick<Prisma.AccountFindUniqueArgs, "include" | "select"> = {},
-): Promise<Account> {
-  if (!canSeeAccount(actor, accountId)) throw accountNotFound(accountId);
-  const account = await db.account.findUnique({ ...selection, where: { id: accountId } });
+/** An account the actor may see (itself; admins: any), loaded by `load`; else ACCOUNT_NOT_FOUND. */
+export async function findAccount<Row>(actor: Actor, accountId: string, load: RowLoader<Prisma.AccountWhereUniqueInput, Row>): Promise<Row> {
+  requireAccountVisible(actor, accountId);
+  const account = await load({ id: accountId });
   if (!account) throw accountNotFound(accountId);
   return account;
 }

@@ -1,6 +1,6 @@
 // Who is making a request. Resolved once per request from its API token.
 import type { Account } from "../db/generated/sqlite/client.js";
-import { DomainError, unauthorized } from "./errors.js";
+import { unauthorized } from "./errors.js";
 
 export type Actor = Account;
 
@@ -12,8 +12,4 @@ export type Authentication =
 export function requireActor(authentication: Authentication): Actor {
   if (authentication.kind === "authenticated") return authentication.actor;
   throw authentication.kind === "anonymous" ? unauthorized("missing API token: send Authorization: Bearer <token>") : unauthorized(authentication.reason);
-}
-
-export function requireAdmin(actor: Actor, action: string): void {
-  if (!actor.admin) throw new DomainError("AUTH_FORBIDDEN", `only administrators may ${action}`);
 }

@@ -6,8 +6,8 @@ import type { Environment, Grant, ToolRelease } from "../db/generated/sqlite/cli
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
 import { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
-import { ACTIVE_GRANT_WHERE, assertGrantableIn, grantNotFound, grantRelease, type GrantFlags } from "./grants.js";
-import { requireDeployer, type EnvironmentAccess } from "./permissions.js";
+import { assertGrantableIn, grantRelease, type GrantFlags } from "./grants.js";
+import { ACTIVE_GRANT_WHERE, grantNotFound, requireDeployer, type EnvironmentAccess } from "./permissions/index.js";
 import { limitsOf } from "./plans.js";
 import { publishesOrSupersedes, type PlannedPublication } from "./publication-plan.js";
 

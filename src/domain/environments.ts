@@ -1,11 +1,11 @@
 // Environments: creation (plan-limited) and sharing with other accounts as viewer or deployer.
-import type { Database, Db, Prisma } from "../db/client.js";
+import type { Database, Prisma } from "../db/client.js";
 import { writeLock, writeTransaction } from "./write-transaction.js";
 import type { Environment, EnvironmentShare } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
-import { accountNotFound } from "./accounts.js";
 import { DomainError, invalidRequest, limitExceeded } from "./errors.js";
-import { canSeeAccount, environmentAccess, environmentNotFound, requireOwner, visibleEnvironmentsWhere } from "./permissions.js";
+import { accountNotFound, environmentAccess, environmentNotFound, requireAccountVisible, requireOwner, visibleEnvironmentsWhere } from "./permissions/index.js";
+import type { RowLoader } from "./reads.js";
 import { environmentInput, inputProblems } from "./inputs.js";
 import { limitsOf } from "./plans.js";
 import { recorded } from "./events.js";
@@ -18,7 +18,7 @@ export interface NewEnvironment {
 
 /** Accounts create environments for themselves; admins for anyone. */
 export async function createEnvironment(db: Database, actor: Actor | "system", input: NewEnvironment): Promise<Environment> {
-  if (actor !== "system" && !canSeeAccount(actor, input.accountId)) throw accountNotFound(input.accountId);
+  requireAccountVisible(actor, input.accountId);
   const problems = inputProblems(environmentInput.pick({ name: true }), input, (field) => `input.${field}`);
   if (problems.length > 0) throw invalidRequest(problems);
   const name = input.name.trim();
@@ -49,7 +49,7 @@ export async function shareEnvironment(
     db.environment.findUnique({ where: { id: input.environmentId } }),
     db.account.findUnique({ where: { id: input.accountId } }),
   ]);
-  if (!environment) throw new DomainError("ENVIRONMENT_NOT_FOUND", `environment ${input.environmentId} not found`);
+  if (!environment) throw environmentNotFound(input.environmentId);
   if (!account) throw accountNotFound(input.accountId);
   if (environment.ownerAccountId === account.id) throw invalidRequest(["input.accountId: the owner already has full access"]);
   // Two racing shares both try to insert; the loser's retry updates the winner's row.
@@ -62,14 +62,9 @@ export async function shareEnvironment(
   );
 }
 
-/** An environment the actor can see, loaded with the caller's selection in one query; else ENVIRONMENT_NOT_FOUND. */
-export async function findEnvironment(
-  db: Db,
-  actor: Actor,
-  environmentId: string,
-  selection: Pick<Prisma.EnvironmentFindFirstArgs, "include" | "select"> = {},
-): Promise<Environment> {
-  const environment = await db.environment.findFirst({ ...selection, where: { id: environmentId, ...visibleEnvironmentsWhere(actor) } });
+/** An environment the actor can see, loaded by `load` in one query; else ENVIRONMENT_NOT_FOUND. */
+export async function findEnvironment<Row>(actor: Actor, environmentId: string, load: RowLoader<Prisma.EnvironmentWhereInput, Row>): Promise<Row> {
+  const environment = await load({ id: environmentId, ...visibleEnvironmentsWhere(actor) });
   if (!environment) throw environmentNotFound(environmentId);
   return environment;
 }

@@ -14,7 +14,7 @@ import { providerOfClient } from "../db/client.js";
 import type { ApiToken, ChangeEvent, EnvironmentShare, Grant, ToolRelease, Environment, Account } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { takeLocks } from "./write-transaction.js";
-import { visibleEnvironmentsWhere } from "./permissions.js";
+import { visibleEnvironmentsWhere } from "./permissions/index.js";
 
 export const CHANGE_EVENT_TYPES = [
   "release-published",
@@ -150,19 +150,6 @@ export async function readEvents(db: Db, stream: EventStream, options: { after?:
 export async function pruneEventsBefore(db: Db, cutoff: Date): Promise<number> {
   const { count } = await db.changeEvent.deleteMany({ where: { occurredAt: { lt: cutoff } } });
   return count;
-}
-
-/**
- * The events among `ids` the actor may read: those of environments it can see and of its own
- * account (administrators: all), as the event connections list them.
- */
-export async function visibleEventIds(db: Db, actor: Actor, ids: string[]): Promise<{ id: string }[]> {
-  const events = await db.changeEvent.findMany({ where: { id: { in: ids } }, select: { id: true, accountId: true, environmentId: true } });
-  if (actor.admin) return events;
-  const environmentIds = [...new Set(events.flatMap((event) => (event.environmentId ? [event.environmentId] : [])))];
-  const visible = await db.environment.findMany({ where: { AND: [{ id: { in: environmentIds } }, visibleEnvironmentsWhere(actor)] }, select: { id: true } });
-  const visibleIds = new Set(visible.map((environment) => environment.id));
-  return events.filter((event) => event.accountId === actor.id || (event.environmentId !== null && visibleIds.has(event.environmentId)));
 }
 
 /** The newest event id of a stream, or null: where a live subscription without `after` starts. */

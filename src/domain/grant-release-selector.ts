@@ -4,6 +4,7 @@
 import type { Db } from "../db/client.js";
 import type { ToolRelease } from "../db/generated/sqlite/client.js";
 import { invalidRequest } from "./errors.js";
+import { GRANTABLE_RELEASE_WHERE } from "./permissions/index.js";
 import { referencedReleaseNotFound } from "./releases.js";
 
 export const RELEASE_SELECTOR_TYPES = ["ById", "ByCoordinates"] as const;
@@ -61,7 +62,7 @@ export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput
   const selector = parseReleaseSelector(input, path);
   const release =
     selector.type === "ById"
-      ? await db.toolRelease.findFirst({ where: { id: selector.releaseId, lifecycle: { in: ["published", "superseded"] } } })
+      ? await db.toolRelease.findFirst({ where: { id: selector.releaseId, ...GRANTABLE_RELEASE_WHERE } })
       : await db.toolRelease.findFirst({
           where: {
             owner: { email: selector.account },

@@ -8,8 +8,16 @@ import type { Environment, Grant, ToolRelease } from "../db/generated/sqlite/cli
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
 import { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
-import { environmentAccess, requireDeployer, roleIn, visibleEnvironmentsWhere } from "./permissions.js";
+import {
+  environmentAccess,
+  grantNotFound,
+  requireDeployer,
+  roleIn,
+  visibleActiveGrantWhere,
+  visibleEnvironmentsWhere,
+} from "./permissions/index.js";
 import { limitsOf } from "./plans.js";
+import type { RowLoader } from "./reads.js";
 import { referencedReleaseNotFound } from "./releases.js";
 import { recorded, type ChangeEventType } from "./events.js";
 
@@ -25,20 +33,7 @@ export { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelector, typ
 
 export type GrantLifecycle = "active" | "deleted";
 
-export const grantNotFound = (id: string) =>
-  new DomainError("ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND", `environment tool middleware grant ${id} not found`);
 export const grantConflict = (message: string) => new DomainError("ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_CONFLICT", message);
-
-/** Prisma filter: active grants whose release is published or superseded (de-published hides them). */
-export const ACTIVE_GRANT_WHERE = {
-  lifecycle: "active",
-  release: { lifecycle: { in: ["published", "superseded"] } },
-} satisfies Prisma.GrantWhereInput;
-
-/** Prisma filter: active grants the actor may list and get (ACTIVE_GRANT_WHERE in a visible environment). */
-export function visibleActiveGrantWhere(actor: Actor): Prisma.GrantWhereInput {
-  return { ...ACTIVE_GRANT_WHERE, environment: visibleEnvironmentsWhere(actor) };
-}
 
 /** List order: release name, version, then creation; the id makes the order total for cursors. */
 export const GRANT_LIST_ORDER = [
@@ -47,9 +42,6 @@ export const GRANT_LIST_ORDER = [
   { createdAt: "asc" },
   { id: "asc" },
 ] satisfies Prisma.GrantOrderByWithRelationInput[];
-
-/** The nested selection a caller wants back (a GraphQL `query`, or an include). */
-export type GrantQuery = Pick<Prisma.GrantFindFirstArgs, "include" | "select">;
 
 export interface GrantCreation {
   release: ReleaseSelectorInput;
@@ -62,11 +54,11 @@ export interface GrantFlags {
   followCoordinates: boolean;
 }
 
-/** An active grant the actor can see, loaded with `query`; 404 otherwise. */
-export async function findGrant(db: Db, actor: Actor, grantId: string, query: GrantQuery = {}): Promise<Grant> {
-  const grant = await db.grant.findFirst({ ...query, where: { id: grantId, ...visibleActiveGrantWhere(actor) } });
+/** An active grant the actor can see, loaded by `load`; 404 otherwise. */
+export async function findGrant<Row>(actor: Actor, grantId: string, load: RowLoader<Prisma.GrantWhereInput, Row>): Promise<Row> {
+  const grant = await load({ id: grantId, ...visibleActiveGrantWhere(actor) });
   if (!grant) throw grantNotFound(grantId);
-  return grant as Grant;
+  return grant;
 }
 
 /** Grants a release to an environment (operation 2); see `grantRelease` for the rules. */

@@ -7,7 +7,7 @@ import type { Account, Grant, ToolRelease } from "../db/generated/sqlite/client.
 import type { Actor } from "./actor.js";
 import { checkReconciliation, executeCreations, type GrantReconciliation } from "./apply-reconciliation.js";
 import { deleteGrant } from "./grants.js";
-import { environmentAccess, requireDeployer, type EnvironmentAccess } from "./permissions.js";
+import { environmentAccess, requireDeployer, type EnvironmentAccess } from "./permissions/index.js";
 import { assertSourcesPresent, checkPublications, type CheckedPublication, type PublicationRequest } from "./publication-checks.js";
 import { executePublications } from "./publication-execution.js";
 import {

@@ -4,6 +4,8 @@ import type { Db, Prisma } from "../db/client.js";
 import { takeLocks, writeLock, writeTransaction } from "./write-transaction.js";
 import type { Account, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
+import { releaseNotFound, visibleReleasesWhere } from "./permissions/index.js";
+import type { RowLoader } from "./reads.js";
 import {
   canonicalJson,
   metadataDigest,
@@ -22,7 +24,6 @@ export type ReleaseLifecycle = (typeof RELEASE_LIFECYCLES)[number];
 export type ReleaseOrigin = "ordinary" | "protected-system";
 export type SystemAvailability = "grantable" | "auto-granted" | "ambient";
 
-export const releaseNotFound = (id: string) => new DomainError("TOOL_RELEASE_NOT_FOUND", `tool release ${id} not found`);
 export const referencedReleaseNotFound = (description: string) =>
   new DomainError("REFERENCED_TOOL_RELEASE_NOT_FOUND", `referenced tool release ${description} not found or not available`);
 
@@ -79,27 +80,13 @@ export async function insertRelease(db: Db, input: NewRelease): Promise<ToolRele
 }
 
 /**
- * The Prisma selection a GraphQL resolver passes down (Pothos' `query`), so that the one read that
- * returns a release also loads what the client asked for. Omit it to get the plain row.
- */
-export interface ReleaseSelection {
-  include?: Prisma.ToolReleaseInclude;
-  select?: Prisma.ToolReleaseSelect;
-}
-
-/** Releases are visible to their owner and admins only (semantics.md "Permissions"). */
-export function visibleReleasesWhere(actor: Actor): Prisma.ToolReleaseWhereInput {
-  return actor.admin ? {} : { ownerAccountId: actor.id };
-}
-
-/**
  * A release the actor may see, whatever its lifecycle (owners still manage superseded and
- * de-published releases). Anyone else gets TOOL_RELEASE_NOT_FOUND, so existence is not leaked.
+ * de-published releases), loaded by `load`. Anyone else gets TOOL_RELEASE_NOT_FOUND, so existence is not leaked.
  */
-export async function findRelease(db: Db, actor: Actor, releaseId: string, selection: ReleaseSelection = {}): Promise<ToolRelease> {
-  const release = await db.toolRelease.findFirst({ ...selection, where: { id: releaseId, ...visibleReleasesWhere(actor) } });
+export async function findRelease<Row>(actor: Actor, releaseId: string, load: RowLoader<Prisma.ToolReleaseWhereInput, Row>): Promise<Row> {
+  const release = await load({ id: releaseId, ...visibleReleasesWhere(actor) });
   if (!release) throw releaseNotFound(releaseId);
-  return release as ToolRelease;
+  return release;
 }
 
 
@@ -117,16 +104,16 @@ export async function assertPublishedReleaseCapacity(db: Db, owner: Pick<Account
 }
 
 /** published → de-published. Grants are not touched: they disappear from view until a restore. */
-export function depublishRelease(db: Db, actor: Actor, releaseId: string, selection: ReleaseSelection = {}): Promise<ToolRelease> {
-  return changeLifecycle(db, actor, releaseId, { from: "published", to: "de-published", verb: "de-publish", done: "de-published" }, selection);
+export function depublishRelease(db: Db, actor: Actor, releaseId: string): Promise<ToolRelease> {
+  return changeLifecycle(db, actor, releaseId, { from: "published", to: "de-published", verb: "de-publish", done: "de-published" });
 }
 
 /**
  * de-published → published, within the owner's plan limit. A de-published release keeps its
  * coordinate (only superseding releases it), so no other release can have taken it meanwhile.
  */
-export function restoreRelease(db: Db, actor: Actor, releaseId: string, selection: ReleaseSelection = {}): Promise<ToolRelease> {
-  return changeLifecycle(db, actor, releaseId, { from: "de-published", to: "published", verb: "restore", done: "restored" }, selection);
+export function restoreRelease(db: Db, actor: Actor, releaseId: string): Promise<ToolRelease> {
+  return changeLifecycle(db, actor, releaseId, { from: "de-published", to: "published", verb: "restore", done: "restored" });
 }
 
 interface Transition {
@@ -137,7 +124,7 @@ interface Transition {
   done: string;
 }
 
-function changeLifecycle(db: Db, actor: Actor, releaseId: string, transition: Transition, selection: ReleaseSelection): Promise<ToolRelease> {
+function changeLifecycle(db: Db, actor: Actor, releaseId: string, transition: Transition): Promise<ToolRelease> {
   return writeTransaction(db, [], async (tx) => {
     const release = await tx.toolRelease.findFirst({
       where: { id: releaseId, ...visibleReleasesWhere(actor) },
@@ -155,16 +142,16 @@ function changeLifecycle(db: Db, actor: Actor, releaseId: string, transition: Tr
     }
     // The lifecycle condition makes concurrent transitions of one release race in the database:
     // exactly one update matches, the others see count 0 and answer 409.
-    const { count } = await tx.toolRelease.updateMany({
-      where: { id: releaseId, lifecycle: transition.from },
-      data: { lifecycle: transition.to, stateChangedAt: laterThan(release.stateChangedAt), stateChangedById: actor.id },
-    });
+    const change = { lifecycle: transition.to, stateChangedAt: laterThan(release.stateChangedAt), stateChangedById: actor.id };
+    const { count } = await tx.toolRelease.updateMany({ where: { id: releaseId, lifecycle: transition.from }, data: change });
     if (count === 0) {
       const current = await tx.toolRelease.findUnique({ where: { id: releaseId }, select: { lifecycle: true } });
       throw lifecycleConflict(releaseId, current?.lifecycle ?? "changed", transition);
     }
-    await appendEvent(tx, { type: `release-${transition.done}` as "release-restored", actor, subject: { release: await tx.toolRelease.findUniqueOrThrow({ where: { id: releaseId } }) } });
-    return (await tx.toolRelease.findUniqueOrThrow({ ...selection, where: { id: releaseId } })) as ToolRelease;
+    const { owner: _owner, ...row } = release;
+    const changed = { ...row, ...change };
+    await appendEvent(tx, { type: `release-${transition.done}` as "release-restored", actor, subject: { release: changed } });
+    return changed;
   });
 }
 

@@ -3,13 +3,14 @@ import SchemaBuilder from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import ComplexityPlugin from "@pothos/plugin-complexity";
 import RelayPlugin, { resolveNodes } from "@pothos/plugin-relay";
+import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { DateTimeResolver, JSONResolver, UUIDResolver } from "graphql-scalars";
 import type { Database } from "../db/client.js";
 import { getDatamodel } from "../db/generated/pothos-types.js";
 import type PrismaTypes from "../db/generated/pothos-types.js";
+import { authScopes, unauthorizedError, type AuthScopes } from "./auth-scopes.js";
 import { COMPLEXITY_OPTIONS } from "./complexity.js";
 import type { Context } from "./context.js";
-import FieldGuardsPlugin from "./field-guards.js";
 import { assertListArgumentWithinLimit } from "./list-limits.js";
 import { PAGE_SIZE } from "./pagination.js";
 import { decodeGlobalIdLeniently, malformedGlobalIdError } from "./global-ids.js";
@@ -18,6 +19,7 @@ import { visibleGlobalIds } from "./node-visibility.js";
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
+  AuthScopes: AuthScopes;
   DefaultFieldNullability: false;
   Scalars: {
     UUID: { Input: string; Output: string };
@@ -25,7 +27,9 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
-  plugins: [PrismaPlugin, RelayPlugin, ComplexityPlugin, FieldGuardsPlugin],
+  // Scope-auth first, so its checks run before any other plugin's resolver wrapping.
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, ComplexityPlugin],
+  scopeAuth: { authScopes, treatErrorsAsUnauthorized: true, unauthorizedError },
   complexity: COMPLEXITY_OPTIONS,
   defaultFieldNullability: false,
   prisma: {

@@ -11,11 +11,16 @@ import { cachedTokenLookup } from "../domain/token-cache.js";
 import { tokenLookupIn } from "../domain/tokens.js";
 import { createContext, type Context } from "../graphql/context.js";
 import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
+import { apiReferencePages } from "./api-reference.js";
 import { withBoundedBody } from "./body-limit.js";
 import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { createRepresentation } from "./representation.js";
-import { runInRequestScope } from "./request-scope.js";
+import { runInRequestScope, type RequestScope } from "./request-scope.js";
+import { createCors } from "./cors.js";
+import { METRICS_PATH } from "./metrics-endpoint.js";
+import { UNMATCHED_ROUTE, type RequestMetrics } from "./request-metrics.js";
+import { withSecurityHeaders } from "./security-headers.js";
 import { prepareRoutes, runRoute } from "./rest/executor.js";
 import type { RestRoute } from "./rest/route.js";
 import type { StarterVariables } from "./graphiql.js";
@@ -35,6 +40,13 @@ export interface AppOptions {
   isReady(): boolean;
   /** How long a looked-up token is trusted before it is read again (0: every request reads it). */
   tokenCacheMs?: number | undefined;
+  // Operability (docs/deploy.md).
+  /** Where each answered request is counted and timed; nowhere when omitted. */
+  requestMetrics?: RequestMetrics | undefined;
+  /** Answers GET /metrics on this port; omitted when metrics are served on a port of their own. */
+  metricsEndpoint?: ((request: Request) => Promise<Response>) | undefined;
+  /** Origins allowed to call /graphql and /v1 from a browser (`*`: any); none when omitted. */
+  corsOrigins?: readonly string[] | undefined;
 }
 
 /** /readyz answers within this even when the database hangs (a partition): load balancers time out too. */
@@ -42,6 +54,9 @@ export const READINESS_PING_TIMEOUT_MS = 1500;
 
 /** On node:http, @whatwg-node/server passes the node request beside the fetch Request, in `req`. */
 export type FetchHandler = (request: Request, serverContext?: object) => Promise<Response>;
+
+/** The app also tells which method and path patterns its router serves (tests hold the OpenAPI document to it). */
+export type App = FetchHandler & { routeTable(): { method: string; path: string }[] };
 
 const socketAddressOf = (serverContext: object | undefined): string | undefined =>
   (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress;
@@ -53,7 +68,7 @@ const GRAPHQL_PATH = /^\/graphql\/?$/;
 
 const OFF: RateLimitConfig = { perToken: { perSecond: 0, burst: 1 }, anonymous: { perSecond: 0, burst: 1 }, trustProxy: false };
 
-export function createApp(options: AppOptions): FetchHandler {
+export function createApp(options: AppOptions): App {
   const { db, schema, logger } = options;
   const yoga = createGraphQLHandler({
     schema,
@@ -103,19 +118,27 @@ export function createApp(options: AppOptions): FetchHandler {
       : Response.json({ status: "database-unavailable" }, { status: 503 });
   });
   for (const method of GRAPHQL_METHODS) router[method.toLowerCase() as "get" | "post"]("/graphql", graphql);
-  router.options("/graphql", graphql); // CORS preflight
+  if (options.metricsEndpoint) {
+    router.get(METRICS_PATH, options.metricsEndpoint);
+    router.head(METRICS_PATH, options.metricsEndpoint);
+  }
   for (const route of prepared) {
     const handler = api((request, context) => runRoute(schema, route, request as unknown as IRequest, context), errorResponse);
     router[route.route.method.toLowerCase() as "get" | "post" | "delete"](route.route.path, handler);
     // HEAD runs the GET; the representation step below drops the body and keeps its headers.
     if (route.route.method === "GET") router.head(route.route.path, handler);
   }
+  // The pages about the API (/, /v1, /openapi.json, /docs): public, like the health checks.
+  for (const page of apiReferencePages(options.routes)) {
+    router.get(page.path, page.handle);
+    router.head(page.path, page.handle);
+  }
   const allowedMethods = methodsByPath(options.routes);
   router.all("*", (request) => {
     const path = new URL(request.url).pathname;
     const allowed = allowedMethods(path);
     // Not authenticated: it tells no more than docs/api.md, and browsers send preflights without tokens.
-    if (request.method === "OPTIONS" && allowed.length > 0 && !GRAPHQL_PATH.test(path)) {
+    if (request.method === "OPTIONS" && allowed.length > 0) {
       return new Response(null, { status: 204, headers: { allow: allowed.join(", ") } });
     }
     if (allowed.length > 0) {
@@ -125,13 +148,20 @@ export function createApp(options: AppOptions): FetchHandler {
     return errorResponseFor("NOT_FOUND", `no route for ${request.method} ${new URL(request.url).pathname}`);
   });
 
-  return async (request, serverContext) => {
+  const cors = createCors(options.corsOrigins ?? []);
+  const requestMetrics = options.requestMetrics;
+
+  const handler: FetchHandler = async (request, serverContext) => {
     const started = performance.now();
     const incoming = request.headers.get("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const url = new URL(request.url);
+    const corsApplies = cors?.covers(url.pathname) ?? false;
+    const scope: RequestScope = { requestId };
     let response: Response;
     try {
-      response = (await runInRequestScope(requestId, () => router.fetch(request, requestId, socketAddressOf(serverContext)))) as Response;
+      const preflight = corsApplies && request.method === "OPTIONS" ? cors!.preflight(request, allowedMethods(url.pathname)) : undefined;
+      response = preflight ?? ((await runInRequestScope(scope, () => router.fetch(request, requestId, socketAddressOf(serverContext)))) as Response);
     } catch (error) {
       // E.g. the database failing while the token is authenticated: the same translation as resolvers get.
       response = errorResponse(maskError(error, (original) => logger.error({ err: original, requestId }, "unhandled error")));
@@ -140,13 +170,20 @@ export function createApp(options: AppOptions): FetchHandler {
     response = withHeader(response, "x-request-id", requestId);
     // The refused body may still be arriving; a fresh connection is cheaper than draining it.
     if (response.status === 413) response = withHeader(response, "connection", "close");
-    const url = new URL(request.url);
-    logger.info(
-      { requestId, method: request.method, path: url.pathname, status: response.status, durationMs: Math.round((performance.now() - started) * 100) / 100 },
-      "request",
-    );
+    response = withSecurityHeaders(response);
+    if (corsApplies) response = cors!.decorate(request, response);
+    const durationMs = performance.now() - started;
+    if (requestMetrics) {
+      // itty-router leaves the matched pattern on the request; "*" is the fallback (404, 405, OPTIONS).
+      const matched = (request as unknown as IRequest).route as string | undefined;
+      const route = matched === undefined || matched === "*" ? UNMATCHED_ROUTE : matched;
+      const operation = route === "/graphql" ? requestMetrics.operationLabel(scope.operationName) : "";
+      requestMetrics.observe(route, request.method, operation, response.status, durationMs / 1000);
+    }
+    logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, durationMs: Math.round(durationMs * 100) / 100 }, "request");
     return response;
   };
+  return Object.assign(handler, { routeTable: () => router.routes.map(([method, , , path]) => ({ method, path: path ?? "" })) });
 }
 
 /** Whether `ping` succeeds before `timeoutMs`; a failure or a hang is "no". */
@@ -180,7 +217,7 @@ const METHOD_ORDER = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"];
 /** For 405 and OPTIONS: which methods the route table offers for a path; a REST path with GET offers HEAD, and every REST path OPTIONS. */
 function methodsByPath(routes: readonly RestRoute[]): (path: string) => string[] {
   const patterns = [
-    ...GRAPHQL_METHODS.map((method) => ({ methods: [method], regex: GRAPHQL_PATH })),
+    { methods: [...GRAPHQL_METHODS, "OPTIONS"], regex: GRAPHQL_PATH },
     ...routes.map((route) => ({
       methods: [route.method, ...(route.method === "GET" ? ["HEAD"] : []), "OPTIONS"],
       regex: new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, "[^/]+")}/?$`),

@@ -5,6 +5,7 @@
 // the starter has one fragment, ReleaseSummary, and every operation uses it. The whole document must
 // also stay valid and within the limits (hardening.test.ts); test/demo/graphiql-starter.test.ts runs
 // every operation as GraphiQL sends it.
+import { createHash } from "node:crypto";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import type { GraphiQLOptions } from "graphql-yoga";
 import { GRAPHQL_LIMITS } from "../graphql/armor.js";
@@ -217,4 +218,29 @@ export function renderGraphiQLPage(options: GraphiQLPageOptions): string {
     shouldPersistHeaders: true,
   };
   return renderGraphiQL(graphiqlOptions);
+}
+
+/**
+ * The page's Content-Security-Policy: its one inline script allowed by hash rather than by
+ * 'unsafe-inline' (the page is fixed, so the hash is computed once); its editors' workers are
+ * blob: URLs, its icons and fonts data: URLs, and it talks to our own origin only.
+ */
+export function graphiqlContentSecurityPolicy(page: string): string {
+  const scriptHashes = [...page.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    // Browsers hash the script's text as parsed, and HTML parsing turns CR LF and lone CR into LF.
+    ([, text]) => `'sha256-${createHash("sha256").update(text!.replace(/\r\n?/g, "\n")).digest("base64")}'`,
+  );
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${scriptHashes.join(" ")}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
 }

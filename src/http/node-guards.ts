@@ -6,6 +6,7 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import type { ErrorCode } from "../domain/errors.js";
 import { errorResponseFor } from "./errors.js";
+import { withSecurityHeaders } from "./security-headers.js";
 
 /** Methods undici's Request constructor refuses (CONNECT never reaches a request listener). */
 const UNREPRESENTABLE_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
@@ -24,7 +25,7 @@ export function guardNodeServer(server: Server): void {
 }
 
 async function writeError(res: ServerResponse, code: ErrorCode, message: string): Promise<void> {
-  const response = errorResponseFor(code, message);
+  const response = withSecurityHeaders(errorResponseFor(code, message));
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(await response.text());
 }
@@ -43,10 +44,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? ["REQUEST_INVALID", "request was not received in time"]
         : ["REQUEST_INVALID", "malformed HTTP request"];
-  const response = errorResponseFor(code, message);
+  const response = withSecurityHeaders(errorResponseFor(code, message));
   void response.text().then((body) => {
     const status = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}\r\n`;
-    const headers = `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`;
+    const security = [...response.headers].filter(([name]) => name !== "content-type" && name !== "content-length").map(([name, value]) => `${name}: ${value}\r\n`);
+    const headers = `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${security.join("")}connection: close\r\n\r\n`;
     socket.end(status + headers + body);
   });
 }

@@ -11,7 +11,8 @@ import { ifNoneMatchMatches, strongETag } from "./etag.js";
 export const CACHE_CONTROL_READ = "private, no-cache";
 export const CACHE_CONTROL_OTHER = "no-store";
 
-const REVALIDATED_PATH = /^\/(?:v1\/|graphql\/?$)/;
+// Also the pages about the API (api-reference.ts): /, /v1, /openapi.json, /docs and its bundle.
+const REVALIDATED_PATH = /^\/(?:v1\/|graphql\/?$|$|v1$|openapi\.json$|docs\/?$|docs\/assets\/)/;
 
 /** Headers a 304 carries over from the 200 it stands for (RFC 9110 15.4.5). */
 const NOT_MODIFIED_HEADERS = ["cache-control", "etag", "vary", "content-location", "date", "expires"];
@@ -28,7 +29,8 @@ export function createRepresentation(): Represent {
     const etag = strongETag(body, used);
     const headers = new Headers(response.headers);
     headers.set("etag", etag);
-    headers.set("cache-control", CACHE_CONTROL_READ);
+    // Pages that are the same for everyone say so themselves (api-reference.ts).
+    if (!headers.has("cache-control")) headers.set("cache-control", CACHE_CONTROL_READ);
     if (ifNoneMatchMatches(request.headers.get("if-none-match"), etag)) {
       const notModified = new Headers();
       for (const name of NOT_MODIFIED_HEADERS) {

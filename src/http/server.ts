@@ -31,7 +31,10 @@ export async function listen(handler: FetchHandler, port: number, host: string):
     void adapter(request, response);
   });
   guardNodeServer(server);
-  server.keepAliveTimeout = 5000;
+  // Longer than the idle timeouts of clients and load balancers (undici 4 s, AWS ALB 60 s): the side
+  // that closes an idle connection must be the client, or a request sent as the server closes it
+  // is reset (ECONNRESET) instead of answered. Shutdown closes idle connections itself.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

@@ -6,17 +6,18 @@
 // cross-site page cannot make a browser send an authenticated request. The body size cap is
 // applied before Yoga, in app.ts.
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
-import { GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from "graphql";
+import { getOperationAST, GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { DomainError, invalidRequest } from "../domain/errors.js";
 import { graphqlArmorPlugins } from "../graphql/armor.js";
 import type { Context } from "../graphql/context.js";
 import { ListArgumentLimitRule } from "../graphql/list-limits.js";
 import { graphQLErrorFor, HTTP_STATUS_BY_CODE, maskError, requestErrorFor, type ErrorExtensions } from "../graphql/error-codes.js";
-import { renderGraphiQLPage, type StarterVariables } from "./graphiql.js";
+import { graphiqlContentSecurityPolicy, renderGraphiQLPage, type StarterVariables } from "./graphiql.js";
 import { useGraphQLOverHttpStatuses } from "./graphql-status.js";
 import { jsonDepthExceeds, tooDeep } from "./json-depth.js";
 import { usePersistedQueries } from "./persisted-queries.js";
+import { noteOperationName } from "./request-scope.js";
 import { useNegotiatedResponseMediaType } from "./response-media-type.js";
 
 export interface RequestServerContext {
@@ -42,6 +43,8 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
     fetchAPI: { Request, Response },
     landingPage: false,
     logging: false,
+    // CORS is app.ts's (src/http/cors.ts), the same for /graphql and /v1.
+    cors: false,
     batching: false,
     // Nothing in the schema takes a file.
     multipart: false,
@@ -62,6 +65,8 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       ...(options.introspection ? [] : [useDisabledIntrospection()]),
       useInvalidDocumentsAsRequestInvalid(),
       useHttpStatusInErrorBodies(),
+      useOperationNameNote(),
+      useContentSecurityPolicyForGraphiQL(graphiqlContentSecurityPolicy(graphiqlPage)),
     ],
     // The page is rendered once (graphiql.ts); Yoga asks for it on every GET that accepts text/html.
     renderGraphiQL: () => graphiqlPage,
@@ -79,6 +84,24 @@ function useHttpStatusInErrorBodies(): Plugin {
       if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
       const errors = result.errors.map((error) => withoutYogaFlags(error instanceof GraphQLError ? error.toJSON() : error));
       result.stringify = () => JSON.stringify({ ...result, errors });
+    },
+  };
+}
+
+/** The executed operation's name, for the request metrics (request-scope.ts); "" when it has none. */
+function useOperationNameNote(): Plugin {
+  return {
+    onExecute({ args }) {
+      noteOperationName(getOperationAST(args.document, args.operationName)?.name?.value);
+    },
+  };
+}
+
+/** GraphiQL's page carries its own policy (its inline script, by hash); security-headers.ts adds the rest. */
+function useContentSecurityPolicyForGraphiQL(policy: string): Plugin {
+  return {
+    onResponse({ response }) {
+      if (response.headers.get("content-type")?.startsWith("text/html")) response.headers.set("content-security-policy", policy);
     },
   };
 }

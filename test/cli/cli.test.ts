@@ -1,6 +1,6 @@
 // The toolgate command, run as a user runs it: a child process over a fresh SQLite file.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -38,14 +38,14 @@ describe("toolgate CLI", () => {
     expect(token.secret).toMatch(/^tg_[\w-]{43}$/);
     const revoked = JSON.parse((await toolgate("token", "revoke", "--id", token.id)).stdout);
     expect(revoked.revokedAt).not.toBeNull();
-  });
+  }, 120_000);
 
   it("reports domain errors as JSON with a non-zero exit", async () => {
     await toolgate("account", "create", "--name", "Dave", "--email", "dave@example.test");
     const result = await toolgate("account", "create", "--name", "Dave again", "--email", "dave@example.test");
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stderr)).toEqual({ code: "ACCOUNT_CONFLICT", errors: ["an account with e-mail dave@example.test already exists"] });
-  });
+  }, 120_000);
 
   it("reports bad option values one per line with exit code 2 (test/reliability/cli-validation.test.ts has the rest)", async () => {
     const result = await toolgate("account", "create", "--name", " ", "--email", "not-an-email");
@@ -56,10 +56,10 @@ describe("toolgate CLI", () => {
   it("rejects bad configuration with a clear message and exit code 2", async () => {
     const result = await toolgate("migrate", "--database-url", "mysql://nope");
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("TOOLGATE_DATABASE_URL: must start with file:");
+    expect(result.stderr).toContain("--database-url: must start with file:");
   });
 
-  it("serve starts, answers /healthz and stops gracefully on SIGTERM", async () => {
+  it("serve --demo starts, prints export lines with which the README's curl block runs verbatim, and stops gracefully on SIGTERM", async () => {
     const demoEnv = { ...env, TOOLGATE_DATABASE_URL: `file:${path.join(dir, "demo.db")}` };
     const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--demo"], { env: demoEnv });
     onTestFinished(() => {
@@ -76,8 +76,127 @@ describe("toolgate CLI", () => {
     });
     expect(output).toMatch(/alice \(owner\)\s+Bearer tg_/);
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: "ok" });
+
+    // The README's curl block, verbatim, after the two export lines the banner printed.
+    await new Promise<void>((resolve) => (/^export ENV=.*\n/m.test(output) ? resolve() : child.stdout.on("data", () => /^export ENV=.*\n/m.test(output) && resolve())));
+    const exports = output.split("\n").filter((line) => line.startsWith("export "));
+    expect(exports).toEqual([
+      expect.stringMatching(new RegExp(`^export B=${url} T=tg_\\S+ ACCOUNT=[\\da-f-]{36} BOB_T=tg_\\S+ BOB_ACCOUNT=[\\da-f-]{36}$`)),
+      expect.stringMatching(/^export ENV=[\da-f-]{36} PRODUCTION_ENV=[\da-f-]{36} RELEASE=[\da-f-]{36} GRANT=[\da-f-]{36}$/),
+    ]);
+    const readme = readFileSync("README.md", "utf8");
+    const curlBlock = /paste the two `export`[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const { stdout: curled } = await run("bash", ["-ec", `${exports.join("\n")}\n${curlBlock}`]);
+    const [health, me, releases] = curled.replace(/\}\{/g, "}\n{").split("\n");
+    expect(JSON.parse(health!)).toEqual({ status: "ok" });
+    const alice = JSON.parse(me!).data.me;
+    expect(alice).toMatchObject({ email: "alice@demo.toolgate.dev" });
+    expect(exports[0]).toContain(`ACCOUNT=${alice.uuid}`);
+    expect(JSON.parse(releases!).values.map((release: { name: string }) => release.name)).toContain("json-format");
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
-  });
+  }, 120_000);
+});
+
+describe("toolgate list commands", () => {
+  it("account, environment and token list print a table, or JSON with --json", async () => {
+    const account = JSON.parse((await toolgate("account", "create", "--name", "Erin", "--email", "erin@example.test")).stdout);
+    const environment = JSON.parse((await toolgate("environment", "create", "--account", account.id, "--name", "erin-prod")).stdout);
+    const token = JSON.parse((await toolgate("token", "create", "--account", account.id, "--name", "erin-ci")).stdout);
+
+    const accounts = await toolgate("account", "list");
+    expect(accounts.code, accounts.stderr).toBe(0);
+    const [header, ...rows] = accounts.stdout.trimEnd().split("\n");
+    expect(header!.split(/\s+/)).toEqual(["id", "name", "email", "plan", "admin", "createdAt"]);
+    expect(rows.find((row) => row.startsWith(account.id))).toMatch(new RegExp(`^${account.id}\\s+Erin\\s+erin@example\\.test\\s+free\\s+false\\s+\\d{4}-`));
+    expect(JSON.parse((await toolgate("account", "list", "--json")).stdout)).toContainEqual({ ...account, createdAt: account.createdAt });
+
+    expect(JSON.parse((await toolgate("environment", "list", "--account", account.id, "--json")).stdout)).toEqual([
+      { id: environment.id, ownerAccountId: account.id, name: "erin-prod", versionCheck: false, createdAt: environment.createdAt },
+    ]);
+    const environments = (await toolgate("environment", "list")).stdout;
+    expect(environments).toMatch(new RegExp(`^${environment.id}\\s+${account.id}\\s+erin-prod\\s+false`, "m"));
+
+    const tokens = JSON.parse((await toolgate("token", "list", "--account", account.id, "--json")).stdout);
+    expect(tokens).toEqual([{ id: token.id, accountId: account.id, name: "erin-ci", createdAt: token.createdAt, expiresAt: null, revokedAt: null }]);
+    const table = (await toolgate("token", "list", "--account", account.id)).stdout;
+    expect(table).toMatch(new RegExp(`^${token.id}\\s+${account.id}\\s+erin-ci\\s+\\S+\\s+-\\s+-$`, "m"));
+    expect(table).not.toContain(token.secret);
+  }, 120_000);
+
+  it("token create --admin issues a working token for the bootstrap admin (a lost admin token)", async () => {
+    const serving = spawn(process.execPath, [BIN, "serve", "--port", "0"], { env: { ...env, TOOLGATE_DATABASE_URL: `file:${path.join(dir, "admin.db")}` } });
+    onTestFinished(() => {
+      if (serving.exitCode === null) serving.kill("SIGKILL");
+    });
+    let output = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      serving.stdout.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/[\d.:]+)[\s\S]*Bearer tg_\S+\n/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      serving.once("exit", (code) => reject(new Error(`serve exited early (${code}): ${output}`)));
+    });
+    const adminEnv = { ...env, TOOLGATE_DATABASE_URL: `file:${path.join(dir, "admin.db")}` };
+    const issued = JSON.parse((await run(process.execPath, [BIN, "token", "create", "--admin"], { env: adminEnv })).stdout);
+    expect(issued).toMatchObject({ name: "admin (toolgate token create --admin)", secret: expect.stringMatching(/^tg_/) });
+    const me = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${issued.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ me { email admin } }" }),
+    });
+    expect((await me.json()).data).toEqual({ me: { email: "admin@toolgate.local", admin: true } });
+    serving.kill("SIGTERM");
+  }, 120_000);
+});
+
+describe("toolgate errors: one line on stderr, exit status 2, no stack trace", () => {
+  const oneLine = async (args: string[], line: string | RegExp, extraEnv: Record<string, string> = {}) => {
+    const result = await run(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv } }).then(
+      ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
+      (error: { stdout: string; stderr: string; code: number }) => error,
+    );
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe("");
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(line);
+  };
+
+  // Each case is its own process; they run side by side.
+  it("--port out of range, not a number, not an integer; PORT likewise", async () => {
+    await Promise.all([
+      oneLine(["serve", "--port", "99999"], "--port: out of range (0–65535; 0 picks a free port)"),
+      oneLine(["serve", "--port=-1"], "--port: out of range (0–65535; 0 picks a free port)"),
+      oneLine(["serve", "--port", "eighty"], "--port: must be a number"),
+      oneLine(["serve", "--port", "80.5"], "--port: must be an integer"),
+      oneLine(["serve"], "invalid configuration: PORT: out of range (0–65535; 0 picks a free port)", { PORT: "70000" }),
+    ]);
+  }, 120_000);
+
+  it("unknown commands and options, missing option values", async () => {
+    await Promise.all([
+      oneLine(["frobnicate"], "unknown command: frobnicate (toolgate --help lists the commands)"),
+      oneLine(["account", "delete"], "unknown command: account delete (toolgate --help lists the commands)"),
+      oneLine(["migrate", "--bogus"], "unknown option --bogus (toolgate --help lists the options)"),
+      oneLine(["migrate", "--database-url"], "Option '--database-url <value>' argument missing"),
+      oneLine(["serve", "--demo=yes"], "Option '--demo' does not take an argument"),
+      oneLine(["token", "create", "--admin", "--account", "0190f0a8-6c1e-7c3a-9d2b-1f4e5a6b7c8d"], "--admin: issues the bootstrap admin's token; leave out --account"),
+      oneLine(["token", "list", "--account", "alice"], '--account: "alice" is not a UUID'),
+    ]);
+  }, 120_000);
+
+  it("bad database URLs, an unreachable database, a file that is not a database", async () => {
+    const notADatabase = path.join(dir, "not-a-database.db");
+    writeFileSync(notADatabase, "plain text\n".repeat(100));
+    await Promise.all([
+      oneLine(["migrate", "--database-url", "mysql://db/registry"], "--database-url: must start with file: or postgres:// (or postgresql://)"),
+      oneLine(["account", "list", "--database-url", "postgres://toolgate@no-such-host.invalid/registry"], /^cannot start: database .* is unavailable: getaddrinfo/),
+      oneLine(["migrate", "--database-url", "postgres://toolgate@127.0.0.1:1/registry"], /^cannot start: database "registry" on 127\.0\.0\.1:1 .* is unavailable: connect ECONNREFUSED/),
+      oneLine(["account", "list", "--database-url", `file:${notADatabase}`], `cannot start: database file:${notADatabase} cannot be opened: file is not a database`),
+      oneLine(["migrate", "--database-url", `file:${path.join(notADatabase, "inside.db")}`], /^cannot start: database file:.* cannot be opened: EEXIST/),
+    ]);
+  }, 120_000);
 });

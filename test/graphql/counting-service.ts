@@ -34,6 +34,7 @@ export async function startCountingService(provider: DatabaseProvider): Promise<
   return {
     url: server.url,
     port: server.port,
+    metricsUrl: `${server.url}/metrics`, // not served: createApp without metrics
     db,
     logger,
     provider,

@@ -1,7 +1,9 @@
 // Relay object identification: `node(id:)` and `nodes(ids:)` answer exactly what each type's own
-// query answers (account, environment, toolRelease, grant); anything else is null, never a leak.
+// query answers (account, environment, toolRelease, grant, and an API token to its account);
+// anything else is null, never a leak.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Environment, Grant, ToolRelease } from "../../src/db/generated/sqlite/client.js";
+import { issueToken, revokeToken } from "../../src/domain/accounts.js";
 import { deleteGrant } from "../../src/domain/grants.js";
 import { depublishRelease } from "../../src/domain/releases.js";
 import type { Client } from "../helpers/http.js";
@@ -18,13 +20,22 @@ const NODE = /* GraphQL */ `
       ... on Environment { uuid name }
       ... on ToolRelease { uuid name }
       ... on Grant { uuid releaseId }
+      ... on ApiToken { uuid name accountId revokedAt }
     }
   }
 `;
 
 const NODES = /* GraphQL */ `
   query ($ids: [ID!]!) {
-    nodes(ids: $ids) { __typename id ... on Account { uuid } ... on Environment { uuid } ... on ToolRelease { uuid } ... on Grant { uuid } }
+    nodes(ids: $ids) {
+      __typename
+      id
+      ... on Account { uuid }
+      ... on Environment { uuid }
+      ... on ToolRelease { uuid }
+      ... on Grant { uuid }
+      ... on ApiToken { uuid }
+    }
   }
 `;
 
@@ -100,15 +111,45 @@ describeEachDatabase("Relay node lookups", (provider) => {
       expect(await lookUp(world.owner.http, "Grant", hidden.id)).toBeNull();
     });
 
+    it("finds an API token for its own account, revoked or not; another account's is null; administrators find any", async () => {
+      const { token } = await issueToken(service.db, "system", { accountId: world.deployer.account.id, name: "ci" });
+      expect(await lookUp(world.deployer.http, "ApiToken", token.id)).toEqual({
+        __typename: "ApiToken",
+        id: globalId("ApiToken", token.id),
+        uuid: token.id,
+        name: "ci",
+        accountId: world.deployer.account.id,
+        revokedAt: null,
+      });
+      for (const other of [world.owner, world.viewer, world.stranger]) expect(await lookUp(other.http, "ApiToken", token.id)).toBeNull();
+      expect(await lookUp(world.admin, "ApiToken", token.id)).toMatchObject({ uuid: token.id });
+      const revoked = await revokeToken(service.db, "system", token.id);
+      expect(await lookUp(world.deployer.http, "ApiToken", token.id)).toMatchObject({ uuid: token.id, revokedAt: revoked.revokedAt!.toISOString() });
+    });
+
+    it("takes the id createApiToken returned, which is the token's global id", async () => {
+      const created = dataOf(
+        await world.viewer.http.graphql(`mutation ($input: CreateApiTokenInput!) { createApiToken(input: $input) { secret token { id uuid } } }`, {
+          input: { accountId: world.viewer.account.id, name: "apollo" },
+        }),
+      ).createApiToken;
+      expect(created.token.id).toBe(globalId("ApiToken", created.token.uuid));
+      expect(await lookUp(world.viewer.http, "ApiToken", created.token.uuid)).toMatchObject({ uuid: created.token.uuid, name: "apollo" });
+      // The secret is shown by createApiToken only: a token has no field that holds it.
+      const secret = await world.viewer.http.graphql(`query ($id: ID!) { node(id: $id) { ... on ApiToken { secret } } }`, { id: created.token.id });
+      expectGraphQLError(secret, "REQUEST_INVALID", 400);
+      expect(secret.body.errors?.[0].message).toBe('Cannot query field "secret" on type "ApiToken".');
+    });
+
     it("is null for an unknown id of every type", async () => {
-      for (const typename of ["Account", "Environment", "ToolRelease", "Grant"]) {
+      for (const typename of ["Account", "Environment", "ToolRelease", "Grant", "ApiToken"]) {
         expect(await lookUp(world.admin, typename, UNKNOWN_ID)).toBeNull();
       }
     });
 
     it("is null for a type that is not a node", async () => {
-      expect(await lookUp(world.admin, "ApiToken", UNKNOWN_ID)).toBeNull();
       expect(await lookUp(world.admin, "Query", "x")).toBeNull();
+      expect(await lookUp(world.admin, "IssuedApiToken", UNKNOWN_ID)).toBeNull();
     });
 
     it("answers a global id that is not one with REQUEST_INVALID (400) at its own field; data stays", async () => {
@@ -148,6 +189,20 @@ describeEachDatabase("Relay node lookups", (provider) => {
         world.viewer.account.id,
         null,
         null,
+      ]);
+    });
+
+    it("answers API tokens among other ids: yours, null for another account's", async () => {
+      const [own, others] = await Promise.all([
+        issueToken(service.db, "system", { accountId: world.viewer.account.id, name: "own" }),
+        issueToken(service.db, "system", { accountId: world.owner.account.id, name: "others" }),
+      ]);
+      const ids = [globalId("ApiToken", others.token.id), globalId("Environment", world.environment.id), globalId("ApiToken", own.token.id)];
+      const { nodes } = dataOf(await world.viewer.http.graphql(NODES, { ids }));
+      expect(nodes.map((node: { __typename: string; uuid: string } | null) => node && [node.__typename, node.uuid])).toEqual([
+        null,
+        ["Environment", world.environment.id],
+        ["ApiToken", own.token.id],
       ]);
     });
 

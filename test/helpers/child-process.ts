@@ -44,9 +44,9 @@ export interface ServingToolgate extends ToolgateProcess {
   url: string;
 }
 
-/** `toolgate serve --port 0`; resolves once the banner shows the URL. */
-export async function serveToolgate(env: Record<string, string>, timeoutMs = 60_000): Promise<ServingToolgate> {
-  const started = runToolgate(["serve", "--port", "0", "--host", "127.0.0.1"], env);
+/** `toolgate serve --port 0` (plus `extraArgs`, e.g. `--demo`); resolves once the banner shows the URL. */
+export async function serveToolgate(env: Record<string, string>, timeoutMs = 60_000, extraArgs: string[] = []): Promise<ServingToolgate> {
+  const started = runToolgate(["serve", "--port", "0", "--host", "127.0.0.1", ...extraArgs], env);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start within ${timeoutMs} ms:\n${started.stdout()}\n${started.stderr()}`)), timeoutMs);
     const check = () => {

@@ -1,6 +1,7 @@
 // A tiny HTTP client for tests: JSON in, status + JSON out, with a bearer token.
 import { expect } from "vitest";
 import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-status.js";
+import { checkAgainstOpenApi, prepareOpenApiChecks } from "./openapi-responses.js";
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -18,6 +19,7 @@ export interface Client {
 }
 
 export function client(baseUrl: string, token?: string): Client {
+  prepareOpenApiChecks();
   const request = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (token !== undefined) (init.headers as Record<string, string>).authorization = `Bearer ${token}`;
@@ -27,6 +29,8 @@ export function client(baseUrl: string, token?: string): Client {
     }
     const response = await fetch(baseUrl + path, init);
     const text = await response.text();
+    // Every answer of a documented /v1 operation must be one /openapi.json describes.
+    checkAgainstOpenApi(method, path, { status: response.status, contentType: response.headers.get("content-type"), text });
     let parsed: unknown = undefined;
     try {
       parsed = text ? JSON.parse(text) : undefined;

@@ -5,7 +5,7 @@ import { Kind, print, validate } from "graphql";
 import { describe, expect, it } from "vitest";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { graphql, type ResultOf, type VariablesOf } from "../../src/http/rest/graphql.js";
-import { restRoute } from "../../src/http/rest/route.js";
+import { restRoute, type RestContract } from "../../src/http/rest/route.js";
 import { GRANT_VIEW } from "../../src/http/rest/routes/grants.js";
 import { TOOL_RELEASE_FIELDS } from "../../src/http/rest/routes/releases.js";
 
@@ -14,6 +14,8 @@ const GET_RELEASE = graphql(`
     toolRelease(id: $releaseId) { ...ToolReleaseFields }
   }
 `, [TOOL_RELEASE_FIELDS]);
+
+const CONTRACT: RestContract = { tag: "Tests", summary: "a test route", success: { status: 200 } };
 
 describe("typed REST documents", () => {
   it("type results and variables from the schema, scalars included", () => {
@@ -38,7 +40,7 @@ describe("typed REST documents", () => {
     const wrong = graphql(`query Wrong($releaseId: UUID!) { toolRelease(id: $releaseId) { uuid releaseNotes } }`);
     const wrongInFragment = graphql(`fragment Wrong on ToolRelease { uuid releaseNotes }`);
     const spreadsIt = graphql(`query SpreadsWrong($releaseId: UUID!) { toolRelease(id: $releaseId) { ...Wrong } }`, [wrongInFragment]);
-    const route = { name: "wrong", method: "GET", path: "/v1/wrong/:releaseId", respond: () => ({ status: 200 }) } as const;
+    const route = { name: "wrong", method: "GET", path: "/v1/wrong/:releaseId", contract: CONTRACT, respond: () => ({}) } as const;
     const variables = (input: { params: { releaseId: string } }) => ({ releaseId: input.params.releaseId });
     // @ts-expect-error ToolRelease has no field releaseNotes (tsc: "fields not in schema.graphql": ".toolRelease.releaseNotes")
     restRoute({ ...route, document: wrong, variables });
@@ -55,7 +57,8 @@ describe("typed REST documents", () => {
       document: GET_RELEASE,
       // @ts-expect-error the path has no :releaseId
       variables: (input) => ({ releaseId: input.params.releaseId }),
-      respond: () => ({ status: 200 }),
+      contract: CONTRACT,
+      respond: () => ({}),
     });
     expect(GET_RELEASE.definitions.map((definition) => definition.kind)).toEqual([Kind.OPERATION_DEFINITION, Kind.FRAGMENT_DEFINITION]);
   });

@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { providerOf } from "../../src/db/connection.js";
 import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { createRoleWithoutCreatedb } from "../helpers/postgres-role.js";
 import { POSTGRES_URL } from "../helpers/service.js";
 import { toolgate } from "./toolgate-cli.js";
 
@@ -72,10 +73,12 @@ it("a configuration error names the variable, not the URL's password", async () 
     expect(output.includes(PASSWORD), "the password was printed").toBe(false);
   }, 60_000);
 
-  it("migrate, and the errors of a missing database and an unreachable server, never show the password", async () => {
+  it("migrate, and the errors of a missing database (not creatable) and an unreachable server, never show the password", async () => {
+    const role = await createRoleWithoutCreatedb(POSTGRES_URL!);
+    onTestFinished(() => role.drop());
     const results = [
       await toolgate({ TOOLGATE_DATABASE_URL: scratch.url }, "migrate"),
-      await toolgate({ TOOLGATE_DATABASE_URL: withPassword(POSTGRES_URL!, "toolgate_no_such_database") }, "migrate"),
+      await toolgate({ TOOLGATE_DATABASE_URL: role.url("toolgate_no_such_database", PASSWORD) }, "migrate"),
       await toolgate({ TOOLGATE_DATABASE_URL: withPassword(POSTGRES_URL!, undefined, "1") }, "account", "create", "--name", "A", "--email", "a@example.test"),
     ];
     expect(results.map((result) => result.code)).toEqual([0, 2, 2]);

@@ -166,7 +166,7 @@ describeEachDatabase("hostile input", (provider) => {
       for (const method of ["PATCH", "PUT", "DELETE"]) {
         const result = await raw(service.url, method, "/graphql", json, "{}");
         expectGraphQLError(result, 405, "METHOD_NOT_ALLOWED");
-        expect(result.headers.allow).toBe("GET, POST");
+        expect(result.headers.allow).toBe("GET, POST, OPTIONS");
       }
     });
 

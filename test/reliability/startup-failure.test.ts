@@ -1,10 +1,11 @@
-// Starting against a database that is unreachable, partitioned or missing fails fast (within 10 s)
+// Starting against a database that is unreachable, partitioned or missing (and not creatable) fails fast (within 10 s)
 // with exit status 2 and one line naming host and database and the cause, password redacted, no
 // stack trace. The real `toolgate serve`, as a child process.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runToolgate } from "../helpers/child-process.js";
 import { POSTGRES_URL } from "../helpers/service.js";
+import { createRoleWithoutCreatedb, type LimitedRole } from "../helpers/postgres-role.js";
 import { hostAndPort, startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.js";
 
 const PASSWORD = "sekret-password";
@@ -34,10 +35,15 @@ async function expectOneLineStartupFailure(databaseUrl: string, expected: { host
 
 (POSTGRES_URL ? describe : describe.skip)("start-up against an unavailable database [postgresql]", () => {
   let proxy: TcpProxy;
+  let role: LimitedRole;
   beforeAll(async () => {
     proxy = await startTcpProxy(hostAndPort(POSTGRES_URL!), "blackhole");
+    role = await createRoleWithoutCreatedb(POSTGRES_URL!);
   });
-  afterAll(() => proxy?.close());
+  afterAll(async () => {
+    await proxy?.close();
+    await role?.drop();
+  });
 
   it("exits 2 with one line when nothing listens at the database's address", async () => {
     const port = await unusedPort();
@@ -52,10 +58,12 @@ async function expectOneLineStartupFailure(databaseUrl: string, expected: { host
     });
   });
 
-  it("exits 2 with one line when the database does not exist", async () => {
-    const url = new URL(POSTGRES_URL!);
-    url.pathname = "/toolgate_missing_database";
-    url.password = PASSWORD; // trust authentication ignores it
-    await expectOneLineStartupFailure(url.toString(), { host: `${url.hostname}:${url.port || 5432}`, database: "toolgate_missing_database", cause: /does not exist/ });
+  it("exits 2 with one line when the database does not exist and the role may not create it", async () => {
+    const url = new URL(role.url("toolgate_missing_database", PASSWORD)); // trust authentication ignores the password
+    await expectOneLineStartupFailure(url.toString(), {
+      host: `${url.hostname}:${url.port || 5432}`,
+      database: "toolgate_missing_database",
+      cause: /does not exist .* may not create it \(permission denied to create database\); as a superuser, run: CREATE DATABASE "toolgate_missing_database"/,
+    });
   });
 });

@@ -1,16 +1,13 @@
 // Account: a principal that owns environments and tool releases. Anyone who can see a grant sees
 // its release's owner, so the account's own lists answer only the account itself and administrators.
 import type { Prisma } from "../../db/client.js";
-import type { Account, ToolRelease } from "../../db/generated/sqlite/client.js";
-import { accountNotFound } from "../../domain/accounts.js";
-import type { Actor } from "../../domain/actor.js";
-import { canSeeAccount } from "../../domain/permissions.js";
+import type { ToolRelease } from "../../db/generated/sqlite/client.js";
+import { environmentsListedUnderAccountWhere, visibleReleasesWhere } from "../../domain/permissions/index.js";
 import { effectivePlan } from "../../domain/plans.js";
-import { visibleReleasesWhere, type ReleaseLifecycle as ReleaseLifecycleValue } from "../../domain/releases.js";
+import type { ReleaseLifecycle as ReleaseLifecycleValue } from "../../domain/releases.js";
 import { builder } from "../builder.js";
 import type { Context } from "../context.js";
 import { AccountPlan, ReleaseLifecycle } from "../enums.js";
-import { guardedBy } from "../field-guards.js";
 import { PagedList } from "../pagination.js";
 import { ENVIRONMENT_PAGES, EnvironmentConnection, EnvironmentType } from "./environment.js";
 import { ToolReleaseConnection, ToolReleaseType } from "./tool-release.js";
@@ -34,17 +31,6 @@ const listableReleases = (filter: ReleaseFilter, context: Context) => ({
   orderBy: RELEASE_LIST_ORDER,
 });
 
-/** toolReleaseList is the REST operation 7 list: another account's is ACCOUNT_NOT_FOUND, not empty. */
-function requireOwnAccount(account: Account, _args: object, context: Context): void {
-  if (!canSeeAccount(context.actor(), account.id)) throw accountNotFound(account.id);
-}
-
-/**
- * Environments the viewer may list under an account: within the relation (owned by that account),
- * those the viewer owns too, i.e. none unless the account is the viewer. Administrators see all.
- */
-const listableEnvironmentsWhere = (actor: Actor): Prisma.EnvironmentWhereInput => (actor.admin ? {} : { ownerAccountId: actor.id });
-
 export const AccountType = builder.prismaNode("Account", {
   description: "A principal: owns environments and tool releases and authenticates with API tokens.",
   id: { field: "id" },
@@ -65,7 +51,8 @@ export const AccountType = builder.prismaNode("Account", {
         name: t.arg.string({ required: false, description: "Only releases with exactly this middleware name." }),
       },
       query: listableReleases,
-      extensions: guardedBy(requireOwnAccount),
+      // The REST operation 7 list: another account's is ACCOUNT_NOT_FOUND, not empty.
+      authScopes: (account) => ({ accountVisible: account.id }),
     }),
     toolReleases: t.connection({
       type: ToolReleaseType,
@@ -86,7 +73,7 @@ export const AccountType = builder.prismaNode("Account", {
         "The environments this account owns, ordered by name, one page at a time (`Query.environments` adds the ones shared with you). " +
         "Only the account itself and administrators see them; for anyone else the connection is empty.",
       select: (args, ctx, nestedSelection) =>
-        ENVIRONMENT_PAGES.relationSelection("environments", "Environment", args, listableEnvironmentsWhere(ctx.actor()), nestedSelection),
+        ENVIRONMENT_PAGES.relationSelection("environments", "Environment", args, environmentsListedUnderAccountWhere(ctx.actor()), nestedSelection),
       resolve: (account, args) => ENVIRONMENT_PAGES.relationConnection(account, "environments", args),
     }, EnvironmentConnection),
   }),

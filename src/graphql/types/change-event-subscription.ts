@@ -11,7 +11,7 @@ import type { ChangeEvent } from "../../db/generated/sqlite/client.js";
 import type { Actor } from "../../domain/actor.js";
 import { DomainError, invalidRequest } from "../../domain/errors.js";
 import { newestEventId, readEvents } from "../../domain/events.js";
-import { environmentAccess } from "../../domain/permissions.js";
+import { environmentAccess } from "../../domain/permissions/index.js";
 import { authenticate, tokenLookupIn } from "../../domain/tokens.js";
 import { builder } from "../builder.js";
 import type { Context } from "../context.js";

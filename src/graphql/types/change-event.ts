@@ -4,7 +4,7 @@
 import type { ChangeEvent } from "../../db/generated/sqlite/client.js";
 import { invalidRequest } from "../../domain/errors.js";
 import { type ChangeEventType as ChangeEventTypeWord, type EventStream } from "../../domain/events.js";
-import { canSeeAccount } from "../../domain/permissions.js";
+import { canSeeAccount } from "../../domain/permissions/index.js";
 import type { Db } from "../../db/client.js";
 import { builder } from "../builder.js";
 import { enumOfSpecWords } from "../enums.js";

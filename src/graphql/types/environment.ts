@@ -1,12 +1,9 @@
 // Environment: a deployment target that holds grants.
 import type { Prisma } from "../../db/client.js";
 import type { Environment, Grant } from "../../db/generated/sqlite/client.js";
-import { forbidden } from "../../domain/errors.js";
-import { ACTIVE_GRANT_WHERE, GRANT_LIST_ORDER } from "../../domain/grants.js";
-import { roleIn, visibleEnvironmentsWhere } from "../../domain/permissions.js";
+import { GRANT_LIST_ORDER } from "../../domain/grants.js";
+import { environmentGrantsWhere, visibleEnvironmentsWhere } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
-import type { Context } from "../context.js";
-import { guardedBy } from "../field-guards.js";
 import { PagedList } from "../pagination.js";
 import { GrantConnection, GrantType } from "./grant.js";
 
@@ -20,20 +17,10 @@ interface GrantFilter {
   name?: string | null | undefined;
 }
 
-/** Active grants (deleted ones too on request) of available releases, optionally of one release name. */
+/** The grants the policy lists (deleted ones too on request), optionally of one release name. */
 function grantFilterWhere(filter: GrantFilter): Prisma.GrantWhereInput {
-  return {
-    lifecycle: filter.includeDeleted ? undefined : ACTIVE_GRANT_WHERE.lifecycle,
-    release: { ...ACTIVE_GRANT_WHERE.release, name: filter.name ?? undefined },
-  };
-}
-
-/** Deleted grants are the owner's business: deployers and viewers asking for them get AUTH_FORBIDDEN. */
-function requireOwnerForDeletedGrants(environment: Environment, filter: GrantFilter, context: Context): void {
-  if (!filter.includeDeleted) return;
-  if (roleIn(context.actor(), environment) !== "owner") {
-    throw forbidden(`only the owner of environment ${environment.id} may list its deleted grants`);
-  }
+  const listed = environmentGrantsWhere(filter.includeDeleted ?? false);
+  return filter.name == null ? listed : { AND: [listed, { release: { name: filter.name } }] };
 }
 
 export const EnvironmentType = builder.prismaNode("Environment", {
@@ -51,7 +38,7 @@ export const EnvironmentType = builder.prismaNode("Environment", {
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the environment was created." }),
     activeGrants: t.relation("grants", {
       description: "Active grants whose release is published or superseded, ordered by release name, version, then creation.",
-      query: { where: ACTIVE_GRANT_WHERE, orderBy: GRANT_LIST_ORDER },
+      query: { where: environmentGrantsWhere(false), orderBy: GRANT_LIST_ORDER },
     }),
     grants: t.connection({
       type: GrantType,
@@ -66,7 +53,7 @@ export const EnvironmentType = builder.prismaNode("Environment", {
       },
       select: (args, _ctx, nestedSelection) => GRANT_PAGES.relationSelection("grants", "Grant", args, grantFilterWhere(args), nestedSelection),
       resolve: (environment, args) => GRANT_PAGES.relationConnection(environment, "grants", args),
-      extensions: guardedBy(requireOwnerForDeletedGrants),
+      authScopes: (environment, args) => (args.includeDeleted ? { deletedGrantsReadable: environment } : true),
     }, GrantConnection),
   }),
 });

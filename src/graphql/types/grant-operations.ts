@@ -2,7 +2,7 @@
 // Resolvers only call the domain; grants come back through the field's Prisma `query`, so nested
 // `release { owner }` selections load in the same Prisma query.
 import type { Database } from "../../db/client.js";
-import { createGrant, deleteGrant, findGrant, restoreGrant, type GrantQuery } from "../../domain/grants.js";
+import { createGrant, deleteGrant, findGrant, restoreGrant } from "../../domain/grants.js";
 import type { ReleaseSelectorType as ReleaseSelectorTypeWord } from "../../domain/grant-release-selector.js";
 import { builder } from "../builder.js";
 import { enumOfSpecWords } from "../enums.js";
@@ -35,7 +35,7 @@ export const CreateGrantInput = builder.inputType("CreateGrantInput", {
 });
 
 /** Reads a grant back with the caller's selection after the domain changed it. */
-const reload = (db: Database, id: string, query: GrantQuery) => db.grant.findUniqueOrThrow({ ...query, where: { id } });
+const reload = <Query extends object>(db: Database, id: string, query: Query) => db.grant.findUniqueOrThrow({ ...query, where: { id } });
 
 builder.queryField("grant", (t) =>
   t.prismaField({
@@ -43,7 +43,7 @@ builder.queryField("grant", (t) =>
     nullable: true,
     description: "An active grant in an environment you can see whose release is published or superseded.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The grant's `uuid` (not its global `id`)." }) },
-    resolve: (query, _root, args, ctx) => findGrant(ctx.db, ctx.actor(), args.id, query),
+    resolve: (query, _root, args, ctx) => findGrant(ctx.actor(), args.id, (where) => ctx.db.grant.findFirst({ ...query, where })),
   }),
 );
 

@@ -1,7 +1,6 @@
 // Management: accounts, API tokens, environments and sharing.
 import { createAccount, findAccount, issueToken, revokeToken, type IssuedToken } from "../../domain/accounts.js";
 import { createEnvironment, findEnvironment, shareEnvironment } from "../../domain/environments.js";
-import { canSeeAccount } from "../../domain/permissions.js";
 import { builder } from "../builder.js";
 import { AccountPlan, EnvironmentRole } from "../enums.js";
 import { AccountType } from "./account.js";
@@ -43,10 +42,14 @@ const ShareEnvironmentInput = builder.inputType("ShareEnvironmentInput", {
   }),
 });
 
-export const ApiTokenType = builder.prismaObject("ApiToken", {
-  description: "An API token. Its secret is only ever shown by createApiToken.",
+export const ApiTokenType = builder.prismaNode("ApiToken", {
+  description: "An API token. Its secret is only ever shown by createApiToken; `node(id:)` finds it for its account and administrators.",
+  id: { field: "id" },
+  nullable: true,
+  // Never the secret's hash: no field shows it, and no query of a token loads it.
+  select: { id: true, accountId: true, name: true, createdAt: true, expiresAt: true, revokedAt: true },
   fields: (t) => ({
-    uuid: t.expose("id", { type: "UUID", description: "The token's UUID: what `revokeApiToken(id:)` takes. (Tokens are not Nodes, so they have no global `id`.)" }),
+    uuid: t.expose("id", { type: "UUID", description: "The token's UUID: what `revokeApiToken(id:)` takes." }),
     name: t.exposeString("name", { description: "What the token is for." }),
     accountId: t.expose("accountId", { type: "UUID", description: "Account it authenticates as." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was issued." }),
@@ -76,8 +79,9 @@ const EnvironmentShareType = builder.prismaObject("EnvironmentShare", {
       type: AccountType,
       nullable: true,
       description: "The account it is shared with; null unless you may see that account (yourself; administrators: any).",
-      resolve: (share, _args, ctx) =>
-        canSeeAccount(ctx.actor(), share.accountId) ? ctx.db.account.findUnique({ where: { id: share.accountId } }) : null,
+      authScopes: (share) => ({ accountVisible: share.accountId }),
+      unauthorizedResolver: () => null,
+      resolve: (share, _args, ctx) => ctx.db.account.findUnique({ where: { id: share.accountId } }),
     }),
   }),
 });
@@ -87,13 +91,13 @@ builder.queryFields((t) => ({
     type: "Account",
     description: "An account: your own, or any for administrators.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The account's `uuid` (not its global `id`)." }) },
-    resolve: (query, _root, args, ctx) => findAccount(ctx.db, ctx.actor(), args.id, query),
+    resolve: (query, _root, args, ctx) => findAccount(ctx.actor(), args.id, (where) => ctx.db.account.findUnique({ ...query, where })),
   }),
   environment: t.prismaField({
     type: "Environment",
     description: "An environment you own, were shared, or (administrators) any.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The environment's `uuid` (not its global `id`)." }) },
-    resolve: (query, _root, args, ctx) => findEnvironment(ctx.db, ctx.actor(), args.id, query),
+    resolve: (query, _root, args, ctx) => findEnvironment(ctx.actor(), args.id, (where) => ctx.db.environment.findFirst({ ...query, where })),
   }),
 }));
 

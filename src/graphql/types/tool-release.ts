@@ -1,8 +1,7 @@
 // ToolRelease: an account's published, immutable tool middleware definition.
 import type { Grant, ToolRelease } from "../../db/generated/sqlite/client.js";
 import type { MiddlewareDefinition } from "../../domain/definitions/index.js";
-import { visibleActiveGrantWhere } from "../../domain/grants.js";
-import { visibleReleasesWhere } from "../../domain/releases.js";
+import { releaseGrantsWhere } from "../../domain/permissions/index.js";
 import { LRUCache } from "lru-cache";
 import { builder } from "../builder.js";
 import { PagedList } from "../pagination.js";
@@ -126,11 +125,8 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
       description:
         "Where this release is granted: its active grants in environments you can see, oldest first. Only the release's owner " +
         "(and administrators) see them; for anyone else the connection is empty. Empty while the release is de-published.",
-      select: (args, ctx, nestedSelection) => {
-        const actor = ctx.actor();
-        const where = { AND: [visibleActiveGrantWhere(actor), { release: visibleReleasesWhere(actor) }] };
-        return RELEASE_GRANT_PAGES.relationSelection("grants", "Grant", args, where, nestedSelection);
-      },
+      select: (args, ctx, nestedSelection) =>
+        RELEASE_GRANT_PAGES.relationSelection("grants", "Grant", args, releaseGrantsWhere(ctx.actor()), nestedSelection),
       resolve: (release, args) => RELEASE_GRANT_PAGES.relationConnection(release, "grants", args),
     }, GrantConnection),
   }),

@@ -43,7 +43,8 @@ export async function runRoute(
       return errorResponse(first);
     }
     // A result without errors has the shape the route's typed document declares.
-    const { status, body: responseBody } = prepared.route.respond(result.data!);
+    const responseBody = prepared.route.respond(result.data!);
+    const { status } = prepared.route.contract.success;
     return responseBody === undefined ? new Response(null, { status }) : Response.json(responseBody, { status });
   } catch (error) {
     return errorResponse(maskError(error, onUnexpected));

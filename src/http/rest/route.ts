@@ -3,6 +3,7 @@
 // (graphql.ts), so `variables` and `respond` are checked against the schema at compile time.
 import type { DocumentDecoration } from "gql.tada";
 import type { DocumentNode } from "graphql";
+import type { z } from "zod";
 import type { JsonValue, ResultOf, VariablesOf } from "./graphql.js";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
@@ -22,10 +23,20 @@ export interface RestInput<Path extends string = string> {
   body: unknown;
 }
 
-export interface RestResult {
-  status: number;
-  /** Omitted for 204. */
-  body?: unknown;
+/** What a route declares for its OpenAPI operation (openapi.ts); the schemas are registered in views.ts. */
+export interface RestContract {
+  /** The reference page's group. */
+  tag: string;
+  summary: string;
+  description?: string;
+  /** The JSON body the route reads; `required: false` when it may be absent. */
+  body?: { schema: z.ZodType; required: boolean; example?: unknown };
+  /** Query parameters, each a string schema. */
+  query?: Record<string, { schema: z.ZodType; description: string }>;
+  /** The success status and its body's schema (none for 204). */
+  success: { status: number; schema?: z.ZodType };
+  /** Refusals beyond those every /v1 operation can answer (openapi.ts), e.g. 422 for plan limits. */
+  refusals?: readonly number[];
 }
 
 /**
@@ -69,8 +80,10 @@ export interface RestRoute<Document extends DocumentNode = AnyDocument, Path ext
   /** itty-router pattern, e.g. /v1/envs/:environmentId/tool-middlewares */
   path: Path;
   document: Document;
+  contract: RestContract;
   variables(input: RestInput<Path>): RestVariables<VariablesOf<Document>>;
-  respond(data: ResultOf<Document>): RestResult;
+  /** The response body (undefined for 204), sent with `contract.success.status`. */
+  respond(data: ResultOf<Document>): unknown;
 }
 
 /** A route with its document's result and variables types checked; the table holds them untyped. */
@@ -87,9 +100,4 @@ export function restRoute<Document extends DocumentNode, const Path extends stri
 export function present<T>(value: T | null, field: string): T {
   if (value === null) throw new Error(`${field} is null without an error`);
   return value;
-}
-
-/** GraphQL enum names back to the spec's lowercase words: DE_PUBLISHED → de-published. */
-export function restEnumValue(value: string): string {
-  return value.toLowerCase().replace(/_/g, "-");
 }

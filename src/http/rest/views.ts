@@ -1,57 +1,191 @@
-// The spec's REST resources (service.md section 2) as the routes return them. The functions that
-// build them from typed GraphQL results declare these return types, so a schema change to a field
-// they pass through (its type, its nullability) fails the build instead of changing a response.
-import type { JsonValue } from "./graphql.js";
+// The spec's REST resources (service.md section 2) and request bodies as zod schemas. The functions
+// that build responses from typed GraphQL results return these schemas' types, so a schema change to
+// a field they pass through (its type, its nullability) fails the build instead of changing a
+// response; the OpenAPI document (openapi.ts) is generated from the same schemas, registered here
+// under their component names.
+import { z } from "zod";
+import { RELEASE_SELECTOR_TYPES } from "../../domain/grant-release-selector.js";
+import { PUBLICATION_ACTIONS } from "../../domain/publication-plan.js";
+import { RELEASE_LIFECYCLES } from "../../domain/releases.js";
+import {
+  commandNodeSchema,
+  docSchema,
+  middlewareDefinitionSchema,
+  presentedSurfaceSchema,
+  schemaSchema,
+  typeRefSchema,
+} from "../../domain/definitions/schema.js";
 
-/** service.md 2.1 */
-export interface RestGrant {
-  id: string;
-  environmentId: string;
-  toolMiddlewareReleaseId: string;
-  protected: boolean;
-  automatic: boolean;
-  followCoordinates: boolean;
-  lifecycle: string;
-  createdAt: string;
-  createdBy: string;
-  stateChangedAt: string;
-  stateChangedBy: string;
+/** The schemas the OpenAPI document names in `components.schemas`, by component name. */
+export const restSchemas = z.registry<{ id: string }>();
+
+/** Names `schema` for the document; its description goes where `.describe()` puts descriptions. */
+export function named<S extends z.ZodType>(schema: S, id: string, description?: string): S {
+  restSchemas.add(schema, { id });
+  if (description !== undefined) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), description });
+  return schema;
 }
 
-/** service.md 2.3 */
-export interface RestGrantedRelease {
-  id: string;
-  name: string;
-  version: string;
-  definition: JsonValue;
-  metadataVersion: string;
-  metadataDigest: string;
-  sourceDigest: string;
-}
+// The definition's parts, named so that the document refers to each once.
+named(typeRefSchema, "TypeRef", "service.md 2.10");
+named(schemaSchema, "Schema", "service.md 2.10");
+named(docSchema, "Doc", "service.md 2.7");
+named(commandNodeSchema, "CommandNode", "service.md 2.8");
+export const MiddlewareDefinition = named(middlewareDefinitionSchema, "MiddlewareDefinition", "service.md 2.5");
+export const PresentedSurface = named(presentedSurfaceSchema, "PresentedSurface", "service.md 2.6");
 
-/** service.md 2.2 */
-export interface RestGrantView {
-  grant: RestGrant;
-  release: RestGrantedRelease;
-  releaseOwner: { id: string; name: string; email: string };
-}
+export const GRANT_LIFECYCLES = ["active", "deleted"] as const;
+export const RELEASE_ORIGINS = ["ordinary", "protected-system"] as const;
+export const SYSTEM_AVAILABILITIES = ["grantable", "auto-granted", "ambient"] as const;
 
-/** service.md 2.4 */
-export interface RestToolRelease {
-  id: string;
-  ownerAccountId: string;
-  name: string;
-  version: string;
-  source: { kind: string; componentId: string; componentRevision: number; componentName: string };
-  definition: JsonValue;
-  metadataVersion: string;
-  metadataDigest: string;
-  immutable: boolean;
-  lifecycle: string;
-  origin: string;
-  systemAvailability: string;
-  createdAt: string;
-  createdBy: string;
-  stateChangedAt: string;
-  stateChangedBy: string;
-}
+// What the GraphQL UUID scalar admits: any version and variant (z.uuid() would demand RFC 9562 ones).
+const uuid = () => z.guid();
+const dateTime = () => z.iso.datetime({ offset: true });
+
+export const Grant = named(
+  z.strictObject({
+    id: uuid(),
+    environmentId: uuid(),
+    toolMiddlewareReleaseId: uuid(),
+    protected: z.boolean(),
+    automatic: z.boolean(),
+    followCoordinates: z.boolean(),
+    lifecycle: z.enum(GRANT_LIFECYCLES),
+    createdAt: dateTime(),
+    createdBy: uuid(),
+    stateChangedAt: dateTime(),
+    stateChangedBy: uuid(),
+  }),
+  "Grant",
+  "service.md 2.1",
+);
+
+export const GrantedRelease = named(
+  z.strictObject({
+    id: uuid(),
+    name: z.string(),
+    version: z.string(),
+    definition: MiddlewareDefinition,
+    metadataVersion: z.string(),
+    metadataDigest: z.string(),
+    sourceDigest: z.string(),
+  }),
+  "GrantedRelease",
+  "service.md 2.3",
+);
+
+export const GrantView = named(
+  z.strictObject({
+    grant: Grant,
+    release: GrantedRelease,
+    releaseOwner: z.strictObject({ id: uuid(), name: z.string(), email: z.string() }),
+  }),
+  "GrantView",
+  "service.md 2.2",
+);
+
+export const GrantList = named(
+  z.strictObject({
+    values: z.array(GrantView),
+    nextCursor: z.string().nullable().optional().describe("Present when a page was asked for (`limit` or `cursor`); null on the last page."),
+  }),
+  "GrantList",
+  "Active grants of the environment, ordered by release name, version, then createdAt.",
+);
+
+export const ToolRelease = named(
+  z.strictObject({
+    id: uuid(),
+    ownerAccountId: uuid(),
+    name: z.string(),
+    version: z.string(),
+    source: z.strictObject({ kind: z.string(), componentId: uuid(), componentRevision: z.int(), componentName: z.string() }),
+    definition: PresentedSurface,
+    metadataVersion: z.string(),
+    metadataDigest: z.string(),
+    immutable: z.boolean(),
+    lifecycle: z.enum(RELEASE_LIFECYCLES),
+    origin: z.enum(RELEASE_ORIGINS),
+    systemAvailability: z.enum(SYSTEM_AVAILABILITIES),
+    createdAt: dateTime(),
+    createdBy: uuid(),
+    stateChangedAt: dateTime(),
+    stateChangedBy: uuid(),
+  }),
+  "ToolRelease",
+  "service.md 2.4",
+);
+
+export const ToolReleaseList = named(z.strictObject({ values: z.array(ToolRelease) }), "ToolReleaseList");
+
+export const PlanEntry = named(
+  z.strictObject({ action: z.enum(PUBLICATION_ACTIONS), name: z.string(), version: z.string(), reason: z.string() }),
+  "PlanEntry",
+  "What apply does (or refuses to do) for one publication.",
+);
+
+export const ValidationResult = named(z.strictObject({ publicationPlan: z.array(PlanEntry) }), "ValidationResult", "One plan entry per publication, in request order.");
+
+export const ApplyResult = named(
+  z.strictObject({
+    publicationPlan: z.array(PlanEntry),
+    releases: z.array(ToolRelease).describe("The releases published or superseded."),
+    grants: z.array(GrantView).describe("The grants created."),
+    deletedGrantIds: z.array(uuid()),
+  }),
+  "ApplyResult",
+);
+
+// Request bodies. GraphQL's variable coercion and the domain check them at run time; these describe them.
+
+export const ReleaseSelector = named(
+  z.discriminatedUnion("type", [
+    z.strictObject({ type: z.literal(RELEASE_SELECTOR_TYPES[0]), releaseId: uuid() }).describe("A published or superseded release by its UUID."),
+    z
+      .strictObject({ type: z.literal(RELEASE_SELECTOR_TYPES[1]), account: z.string().describe("The owner's e-mail."), name: z.string(), version: z.string() })
+      .describe("The current published release at the owner's coordinate; the grant follows the coordinate."),
+  ]),
+  "ReleaseSelector",
+);
+
+export const GrantCreation = named(
+  z.strictObject({
+    release: ReleaseSelector,
+    automatic: z.boolean().nullable().optional().describe("true: managed by reconciliation; false (default): managed by a person."),
+  }),
+  "GrantCreation",
+);
+
+export const GrantDeletion = named(
+  z.strictObject({ automatic: z.boolean().nullable().optional().describe("true: an automatic deletion, which leaves manual grants alone.") }),
+  "GrantDeletion",
+);
+
+export const ToolMiddlewareChanges = named(
+  z.strictObject({
+    grantReconciliation: z
+      .strictObject({
+        creations: z.array(GrantCreation).optional(),
+        deletions: z.array(uuid()).optional().describe("UUIDs of active, automatic, unprotected grants of this environment."),
+      })
+      .optional(),
+    publications: z
+      .array(
+        z.strictObject({
+          name: z.string().describe("Must equal definition.name."),
+          definition: MiddlewareDefinition,
+          source: z
+            .strictObject({ kind: z.literal("component"), componentId: uuid(), componentRevision: z.int().min(0), componentName: z.string() })
+            .optional()
+            .describe("Required by apply for publications that publish or supersede."),
+        }),
+      )
+      .optional(),
+  }),
+  "ToolMiddlewareChanges",
+  "Publications, then grant creations and deletions.",
+);
+
+export type RestGrant = z.infer<typeof Grant>;
+export type RestGrantView = z.infer<typeof GrantView>;
+export type RestToolRelease = z.infer<typeof ToolRelease>;

@@ -1,12 +1,13 @@
 // REST routes for grants (service.md 4.1, operations 1, 2, 4, 5, 6). Operation 3 (validate) lives
 // with the validate/apply routes.
+import { z } from "zod";
 import { invalidRequest } from "../../../domain/errors.js";
 import { RELEASE_SELECTOR_TYPES } from "../../../domain/grant-release-selector.js";
 import { isJsonObject } from "../body.js";
-import { graphQLNameOf } from "../enum-words.js";
+import { graphQLNameOf, specWordOf } from "../enum-words.js";
 import { graphql, type ResultOf } from "../graphql.js";
-import { present, restEnumValue, restRoute, type RestInput, type RestRoute } from "../route.js";
-import type { RestGrantView } from "../views.js";
+import { present, restRoute, type RestInput, type RestRoute } from "../route.js";
+import { GRANT_LIFECYCLES, GrantCreation, GrantDeletion, GrantList, GrantView, type RestGrantView } from "../views.js";
 
 /** Everything a grant view (service.md 2.2) needs, aliased to the spec's field names (`id` is the plain UUID). */
 export const GRANT_VIEW = graphql(`
@@ -42,7 +43,9 @@ export const GRANT_VIEW = graphql(`
 export function toGrantView(node: ResultOf<typeof GRANT_VIEW>): RestGrantView {
   const { release, ...grant } = node;
   const { owner, ...granted } = release;
-  return { grant: { ...grant, lifecycle: restEnumValue(grant.lifecycle) }, release: granted, releaseOwner: owner };
+  // Stored definitions passed the structural check when they were published.
+  const definition = granted.definition as RestGrantView["release"]["definition"];
+  return { grant: { ...grant, lifecycle: specWordOf(GRANT_LIFECYCLES, grant.lifecycle) }, release: { ...granted, definition }, releaseOwner: owner };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -107,6 +110,15 @@ export const GRANT_ROUTES: RestRoute[] = [
     name: "list active grants",
     method: "GET",
     path: "/v1/envs/:environmentId/tool-middlewares",
+    contract: { tag: "Grants",
+      summary: "List active grants",
+      description: "Active grants of the environment whose releases are published or superseded. Without `limit` and `cursor`, the whole list.",
+      query: {
+        limit: { schema: z.string().regex(/^[1-9][0-9]*$/), description: `Page size, 1 to ${MAX_PAGE_SIZE}; asks for a page.` },
+        cursor: { schema: z.string().min(1), description: "The `nextCursor` of the previous page." },
+      },
+      success: { status: 200, schema: GrantList },
+    },
     document: graphql(`
       query ListActiveGrants($environmentId: UUID!, $paged: Boolean!, $limit: Int, $cursor: String) {
         environment(id: $environmentId) {
@@ -129,18 +141,22 @@ export const GRANT_ROUTES: RestRoute[] = [
     `, [GRANT_VIEW]),
     variables: (input) => ({ environmentId: input.params.environmentId, ...pageOf(input) }),
     respond: ({ environment }) => {
-      if (!environment.grants) return { status: 200, body: { values: environment.activeGrants!.map(toGrantView) } };
+      if (!environment.grants) return { values: environment.activeGrants!.map(toGrantView) };
       const { edges, pageInfo } = environment.grants;
-      return {
-        status: 200,
-        body: { values: edges.map((edge) => toGrantView(edge.node)), nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null },
-      };
+      return { values: edges.map((edge) => toGrantView(edge.node)), nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null };
     },
   }),
   restRoute({
     name: "create grant",
     method: "POST",
     path: "/v1/envs/:environmentId/tool-middlewares",
+    contract: { tag: "Grants",
+      summary: "Grant a release",
+      description: "Grants an exact release to the environment; creating the same grant again answers the existing one.",
+      body: { schema: GrantCreation, required: true, example: { release: { type: "ById", releaseId: "01a201cd-ac31-728b-b411-4c2a3ab92a61" }, automatic: false } },
+      success: { status: 200, schema: GrantView },
+      refusals: [409, 422],
+    },
     document: graphql(`
       mutation CreateGrant($environmentId: UUID!, $body: CreateGrantInput!) {
         createGrant(environmentId: $environmentId, input: $body) {
@@ -149,12 +165,13 @@ export const GRANT_ROUTES: RestRoute[] = [
       }
     `, [GRANT_VIEW]),
     variables: (input) => ({ environmentId: input.params.environmentId, ...creationOf(input) }),
-    respond: (data) => ({ status: 200, body: toGrantView(present(data.createGrant, "createGrant")) }),
+    respond: (data) => toGrantView(present(data.createGrant, "createGrant")),
   }),
   restRoute({
     name: "get active grant",
     method: "GET",
     path: "/v1/environment-tool-middleware-grants/:grantId",
+    contract: { tag: "Grants", summary: "Get an active grant", success: { status: 200, schema: GrantView } },
     document: graphql(`
       query GetGrant($grantId: UUID!) {
         grant(id: $grantId) {
@@ -163,12 +180,18 @@ export const GRANT_ROUTES: RestRoute[] = [
       }
     `, [GRANT_VIEW]),
     variables: ({ params }) => ({ grantId: params.grantId }),
-    respond: (data) => ({ status: 200, body: toGrantView(present(data.grant, "grant")) }),
+    respond: (data) => toGrantView(present(data.grant, "grant")),
   }),
   restRoute({
     name: "delete grant",
     method: "DELETE",
     path: "/v1/environment-tool-middleware-grants/:grantId",
+    contract: { tag: "Grants",
+      summary: "Delete a grant",
+      body: { schema: GrantDeletion, required: false, example: { automatic: false } },
+      success: { status: 204 },
+      refusals: [409],
+    },
     document: graphql(`
       mutation DeleteGrant($grantId: UUID!, $automatic: Boolean) {
         deleteGrant(id: $grantId, automatic: $automatic) {
@@ -177,12 +200,13 @@ export const GRANT_ROUTES: RestRoute[] = [
       }
     `),
     variables: (input) => ({ grantId: input.params.grantId, ...deletionOf(input) }),
-    respond: () => ({ status: 204 }),
+    respond: () => undefined,
   }),
   restRoute({
     name: "restore grant",
     method: "POST",
     path: "/v1/environment-tool-middleware-grants/:grantId/restore",
+    contract: { tag: "Grants", summary: "Restore a deleted grant", success: { status: 200, schema: GrantView }, refusals: [409, 422] },
     document: graphql(`
       mutation RestoreGrant($grantId: UUID!) {
         restoreGrant(id: $grantId) {
@@ -191,6 +215,6 @@ export const GRANT_ROUTES: RestRoute[] = [
       }
     `, [GRANT_VIEW]),
     variables: ({ params }) => ({ grantId: params.grantId }),
-    respond: (data) => ({ status: 200, body: toGrantView(present(data.restoreGrant, "restoreGrant")) }),
+    respond: (data) => toGrantView(present(data.restoreGrant, "restoreGrant")),
   }),
 ];

@@ -5,6 +5,7 @@ import { isJsonObject } from "../body.js";
 import { specWordOf } from "../enum-words.js";
 import { graphql, type ResultOf } from "../graphql.js";
 import { restRoute, type RestInput, type RestRoute } from "../route.js";
+import { ApplyResult, ToolMiddlewareChanges, ValidationResult } from "../views.js";
 import { creationForGraphQL, toGrantView, GRANT_VIEW } from "./grants.js";
 import { TOOL_RELEASE_FIELDS, toRestRelease } from "./releases.js";
 
@@ -35,11 +36,24 @@ function changesOf(input: RestInput<"/:environmentId">): { environmentId: string
   return { environmentId: input.params.environmentId, body: changesForGraphQL(input.body) };
 }
 
+const CHANGES_EXAMPLE = {
+  grantReconciliation: { creations: [{ release: { type: "ByCoordinates", account: "alice@demo.toolgate.dev", name: "json-format", version: "1.4.2" } }], deletions: [] },
+  publications: [],
+};
+
 export const PUBLICATION_ROUTES: RestRoute[] = [
   restRoute({
     name: "validate tool middlewares",
     method: "POST",
     path: "/v1/envs/:environmentId/tool-middlewares/validate",
+    contract: { tag: "Publications",
+      summary: "Validate changes",
+      description: "Checks publications and grant changes without changing anything and returns the publication plan.",
+      body: { schema: ToolMiddlewareChanges, required: true, example: CHANGES_EXAMPLE },
+      success: { status: 200, schema: ValidationResult },
+      // A creation it checks can conflict (a mutable release in a versionCheck environment).
+      refusals: [409, 422],
+    },
     document: graphql(`
       query ValidateToolMiddlewares($environmentId: UUID!, $body: ToolMiddlewareChangesInput!) {
         validateToolMiddlewares(environmentId: $environmentId, input: $body) {
@@ -48,12 +62,19 @@ export const PUBLICATION_ROUTES: RestRoute[] = [
       }
     `, [PLAN_ENTRY_FIELDS]),
     variables: changesOf,
-    respond: ({ validateToolMiddlewares: result }) => ({ status: 200, body: { publicationPlan: result.publicationPlan.map(toRestPlanEntry) } }),
+    respond: ({ validateToolMiddlewares: result }) => ({ publicationPlan: result.publicationPlan.map(toRestPlanEntry) }),
   }),
   restRoute({
     name: "apply tool middlewares",
     method: "POST",
     path: "/v1/envs/:environmentId/tool-middlewares/apply",
+    contract: { tag: "Publications",
+      summary: "Apply changes",
+      description: "Publishes, then creates and deletes grants, in one transaction; answers what it did.",
+      body: { schema: ToolMiddlewareChanges, required: true, example: CHANGES_EXAMPLE },
+      success: { status: 200, schema: ApplyResult },
+      refusals: [409, 422],
+    },
     document: graphql(`
       mutation ApplyToolMiddlewares($environmentId: UUID!, $body: ToolMiddlewareChangesInput!) {
         applyToolMiddlewares(environmentId: $environmentId, input: $body) {
@@ -66,13 +87,10 @@ export const PUBLICATION_ROUTES: RestRoute[] = [
     `, [PLAN_ENTRY_FIELDS, TOOL_RELEASE_FIELDS, GRANT_VIEW]),
     variables: changesOf,
     respond: ({ applyToolMiddlewares: result }) => ({
-      status: 200,
-      body: {
-        publicationPlan: result.publicationPlan.map(toRestPlanEntry),
-        releases: result.releases.map(toRestRelease),
-        grants: result.grants.map(toGrantView),
-        deletedGrantIds: result.deletedGrantIds,
-      },
+      publicationPlan: result.publicationPlan.map(toRestPlanEntry),
+      releases: result.releases.map(toRestRelease),
+      grants: result.grants.map(toGrantView),
+      deletedGrantIds: result.deletedGrantIds,
     }),
   }),
 ];

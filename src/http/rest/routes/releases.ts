@@ -1,10 +1,12 @@
 // REST routes for tool releases (service.md 4.2, operations 7-10).
+import { z } from "zod";
 import { invalidRequest } from "../../../domain/errors.js";
 import { RELEASE_LIFECYCLES, type ReleaseLifecycle } from "../../../domain/releases.js";
 import { graphQLEnumName } from "../../../graphql/enum-names.js";
 import { graphql, type ResultOf, type VariablesOf } from "../graphql.js";
-import { present, restEnumValue, restRoute, type RestRoute } from "../route.js";
-import type { RestToolRelease } from "../views.js";
+import { specWordOf } from "../enum-words.js";
+import { present, restRoute, type RestRoute } from "../route.js";
+import { RELEASE_ORIGINS, SYSTEM_AVAILABILITIES, ToolRelease, ToolReleaseList, type RestToolRelease } from "../views.js";
 
 /** Everything a tool release shows in REST (service.md 2.4), in GraphQL terms (`id` is the plain UUID). */
 export const TOOL_RELEASE_FIELDS = graphql(`
@@ -36,13 +38,14 @@ export function toRestRelease(release: ResultOf<typeof TOOL_RELEASE_FIELDS>): Re
     name: release.name,
     version: release.version,
     source: release.source,
-    definition: release.definition,
+    // Stored definitions passed the structural check when they were published.
+    definition: release.definition as RestToolRelease["definition"],
     metadataVersion: release.metadataVersion,
     metadataDigest: release.metadataDigest,
     immutable: release.immutable,
-    lifecycle: restEnumValue(release.lifecycle),
-    origin: restEnumValue(release.origin),
-    systemAvailability: restEnumValue(release.systemAvailability),
+    lifecycle: specWordOf(RELEASE_LIFECYCLES, release.lifecycle),
+    origin: specWordOf(RELEASE_ORIGINS, release.origin),
+    systemAvailability: specWordOf(SYSTEM_AVAILABILITIES, release.systemAvailability),
     createdAt: release.createdAt,
     createdBy: release.createdById,
     stateChangedAt: release.stateChangedAt,
@@ -79,24 +82,30 @@ function listFilter(query: URLSearchParams): ListFilter {
   return filter;
 }
 
-const releaseResponse = (release: ResultOf<typeof TOOL_RELEASE_FIELDS> | null, field: string) => ({
-  status: 200,
-  body: toRestRelease(present(release, field)),
-});
+const releaseResponse = (release: ResultOf<typeof TOOL_RELEASE_FIELDS> | null, field: string) => toRestRelease(present(release, field));
 
 export const RELEASE_ROUTES: RestRoute[] = [
   restRoute({
     name: "list tool releases of an account",
     method: "GET",
     path: "/v1/accounts/:accountId/tool-releases",
+    contract: { tag: "Tool releases",
+      summary: "List tool releases of an account",
+      query: {
+        lifecycle: { schema: z.enum(RELEASE_LIFECYCLES), description: "Only releases in this lifecycle." },
+        name: { schema: z.string().min(1), description: "Only releases of this exact name." },
+      },
+      success: { status: 200, schema: ToolReleaseList },
+    },
     document: LIST_TOOL_RELEASES,
     variables: (input) => ({ accountId: input.params.accountId, ...listFilter(input.query) }),
-    respond: (data) => ({ status: 200, body: { values: data.account.toolReleaseList.map(toRestRelease) } }),
+    respond: (data) => ({ values: data.account.toolReleaseList.map(toRestRelease) }),
   }),
   restRoute({
     name: "get a tool release",
     method: "GET",
     path: "/v1/tool-releases/:releaseId",
+    contract: { tag: "Tool releases", summary: "Get a tool release", success: { status: 200, schema: ToolRelease } },
     document: graphql(`
       query GetToolRelease($releaseId: UUID!) {
         toolRelease(id: $releaseId) { ...ToolReleaseFields }
@@ -109,6 +118,7 @@ export const RELEASE_ROUTES: RestRoute[] = [
     name: "de-publish a tool release",
     method: "DELETE",
     path: "/v1/tool-releases/:releaseId",
+    contract: { tag: "Tool releases", summary: "De-publish a tool release", success: { status: 200, schema: ToolRelease }, refusals: [409] },
     document: graphql(`
       mutation DepublishToolRelease($releaseId: UUID!) {
         depublishToolRelease(id: $releaseId) { ...ToolReleaseFields }
@@ -121,6 +131,7 @@ export const RELEASE_ROUTES: RestRoute[] = [
     name: "restore a tool release",
     method: "POST",
     path: "/v1/tool-releases/:releaseId/restore",
+    contract: { tag: "Tool releases", summary: "Restore a de-published tool release", success: { status: 200, schema: ToolRelease }, refusals: [409, 422] },
     document: graphql(`
       mutation RestoreToolRelease($releaseId: UUID!) {
         restoreToolRelease(id: $releaseId) { ...ToolReleaseFields }

@@ -1,9 +1,11 @@
-// Who may see and do what. The rule (semantics.md): not allowed to see a resource or its parent →
-// its not-found code (existence is not leaked); allowed to see but not to act → AUTH_FORBIDDEN.
-import type { Db } from "../db/client.js";
-import type { Environment } from "../db/generated/sqlite/client.js";
-import type { Actor } from "./actor.js";
-import { DomainError, forbidden } from "./errors.js";
+// Roles and checks: who may act on what. The rule (semantics.md): not allowed to see a resource or
+// its parent → its not-found code (existence is not leaked); allowed to see but not to act →
+// AUTH_FORBIDDEN. Each check throws that error and returns nothing when the actor may go on.
+import type { Db } from "../../db/client.js";
+import type { Environment } from "../../db/generated/sqlite/client.js";
+import type { Actor } from "../actor.js";
+import { forbidden } from "../errors.js";
+import { accountNotFound, environmentNotFound } from "./not-found.js";
 
 export type EnvironmentRole = "owner" | "deployer" | "viewer";
 
@@ -13,8 +15,7 @@ export interface EnvironmentAccess {
   role: EnvironmentRole;
 }
 
-export const environmentNotFound = (id: string) => new DomainError("ENVIRONMENT_NOT_FOUND", `environment ${id} not found`);
-
+/** The actor's role in an environment (its shares loaded, if any), or undefined when it may not see it. */
 export function roleIn(actor: Actor, environment: Environment & { shares?: { accountId: string; role: string }[] }): EnvironmentRole | undefined {
   if (actor.admin || environment.ownerAccountId === actor.id) return "owner";
   const share = environment.shares?.find((candidate) => candidate.accountId === actor.id);
@@ -42,13 +43,21 @@ export function requireOwner(access: EnvironmentAccess): void {
   if (access.role !== "owner") throw forbidden(`only the owner of environment ${access.environment.id} may do this`);
 }
 
-/** Prisma filter: environments the actor can see. */
-export function visibleEnvironmentsWhere(actor: Actor) {
-  if (actor.admin) return {};
-  return { OR: [{ ownerAccountId: actor.id }, { shares: { some: { accountId: actor.id } } }] };
+/** Deleted grants are the owner's business: deployers and viewers asking for them get AUTH_FORBIDDEN. */
+export function requireDeletedGrantsReadable(actor: Actor, environment: Environment): void {
+  if (roleIn(actor, environment) !== "owner") throw forbidden(`only the owner of environment ${environment.id} may list its deleted grants`);
+}
+
+export function requireAdmin(actor: Actor, action: string): void {
+  if (!actor.admin) throw forbidden(`only administrators may ${action}`);
 }
 
 /** Accounts see (and act for) themselves; admins see every account. */
 export function canSeeAccount(actor: Actor, accountId: string): boolean {
   return actor.admin || actor.id === accountId;
+}
+
+/** ACCOUNT_NOT_FOUND unless the actor may see (and act for) the account. "system" may act for any. */
+export function requireAccountVisible(actor: Actor | "system", accountId: string): void {
+  if (actor !== "system" && !canSeeAccount(actor, accountId)) throw accountNotFound(accountId);
 }

@@ -1,0 +1,81 @@
+// A PostgreSQL database that toolgate is pointed at but that does not exist yet is created, as an
+// SQLite file is: by the same role, through the server's maintenance database. A role that may not
+// create databases gets one line saying so and the statement an administrator can run instead.
+import pg from "pg";
+import { postgresClientConfig, providerOf, type PostgresSettings } from "./connection.js";
+
+/** The database is missing and could not be created; the message is one line, for the operator. */
+export class DatabaseCreationError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "DatabaseCreationError";
+  }
+}
+
+const MISSING_DATABASE = "3D000";
+const DUPLICATE_DATABASE = "42P04";
+const INSUFFICIENT_PRIVILEGE = "42501";
+/** Where CREATE DATABASE is run from: `postgres` exists on every stock server, `template1` on all. */
+const MAINTENANCE_DATABASES = ["postgres", "template1"];
+
+/**
+ * Creates the database `databaseUrl` names when the server reports it missing; returns its name
+ * when it was created now, undefined when it existed (or the URL is SQLite's). Any other failure to
+ * connect is rethrown as it came, for the caller's start-up error.
+ */
+export async function createDatabaseIfMissing(databaseUrl: string, settings: PostgresSettings): Promise<string | undefined> {
+  if (providerOf(databaseUrl) !== "postgresql") return undefined;
+  const target = new pg.Client(clientConfig(databaseUrl, settings));
+  target.on("error", () => {});
+  try {
+    await target.connect();
+    return undefined;
+  } catch (error) {
+    if (sqlState(error) !== MISSING_DATABASE) throw error;
+  } finally {
+    await target.end().catch(() => {});
+  }
+  const { database, user, host, port } = target;
+  const where = `${host}:${port}`;
+  try {
+    await onMaintenanceDatabase(databaseUrl, settings, (client) => client.query(`CREATE DATABASE ${pg.escapeIdentifier(database!)}`));
+    return database!;
+  } catch (error) {
+    if (sqlState(error) === DUPLICATE_DATABASE) return undefined; // another replica created it meanwhile
+    const reason = (error as Error).message;
+    const advice =
+      sqlState(error) === INSUFFICIENT_PRIVILEGE
+        ? `role "${user}" may not create it (${reason}); as a superuser, run: CREATE DATABASE ${pg.escapeIdentifier(database!)} OWNER ${pg.escapeIdentifier(user!)}`
+        : `creating it failed: ${reason}`;
+    throw new DatabaseCreationError(`database "${database}" does not exist on ${where} and ${advice}`, { cause: error });
+  }
+}
+
+async function onMaintenanceDatabase(databaseUrl: string, settings: PostgresSettings, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  for (const [index, name] of MAINTENANCE_DATABASES.entries()) {
+    const url = new URL(databaseUrl);
+    url.pathname = `/${name}`;
+    const client = new pg.Client(clientConfig(url.toString(), settings));
+    client.on("error", () => {});
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => {});
+      if (sqlState(error) === MISSING_DATABASE && index < MAINTENANCE_DATABASES.length - 1) continue;
+      throw error;
+    }
+    try {
+      await work(client);
+      return;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+}
+
+function clientConfig(databaseUrl: string, settings: PostgresSettings): pg.ClientConfig {
+  const { connectionString, connectionTimeoutMillis } = postgresClientConfig(databaseUrl, settings);
+  return { connectionString, connectionTimeoutMillis };
+}
+
+const sqlState = (error: unknown) => (error as { code?: unknown } | null)?.code;

@@ -1,0 +1,112 @@
+// The unauthenticated pages about the API: the OpenAPI document (/openapi.json), its reference page
+// (/docs, Scalar's standalone bundle served from node_modules, no CDN), and the indexes at / and /v1
+// that link every surface.
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { createOpenApiDocument } from "./openapi.js";
+import type { RestRoute } from "./rest/route.js";
+
+export interface Page {
+  path: string;
+  handle(): Promise<Response>;
+}
+
+/** Where everything is; / and /v1 list it. /metrics is served when configured. */
+export const LINKS = {
+  graphql: "/graphql",
+  docs: "/docs",
+  openapi: "/openapi.json",
+  healthz: "/healthz",
+  readyz: "/readyz",
+  metrics: "/metrics",
+} as const;
+
+const LINK_TITLES: Record<keyof typeof LINKS, string> = {
+  graphql: "GraphQL endpoint and GraphiQL (open it in a browser)",
+  docs: "REST API reference (/v1)",
+  openapi: "OpenAPI 3.1 document of the REST API",
+  healthz: "Liveness",
+  readyz: "Readiness",
+  metrics: "Prometheus metrics",
+};
+
+/** Pages change with a deploy: clients may keep them but revalidate (the representation step adds the ETag). */
+const REVALIDATE = "no-cache";
+/** The bundle's URL carries its version, so a cached copy is never stale. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+const require = createRequire(import.meta.url);
+// The package exports only its module entry (dist/index.js); the browser bundle sits beside it.
+const SCALAR_BUNDLE = path.join(path.dirname(require.resolve("@scalar/api-reference")), "browser", "standalone.js");
+const SCALAR_VERSION = (JSON.parse(readFileSync(path.join(path.dirname(SCALAR_BUNDLE), "..", "..", "package.json"), "utf8")) as { version: string }).version;
+export const SCALAR_BUNDLE_PATH = `/docs/assets/api-reference-${SCALAR_VERSION}.js`;
+
+const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+function docsPage(): string {
+  // The configuration is an attribute, not an inline script, so a strict Content-Security-Policy can stay on.
+  const configuration = JSON.stringify({ url: LINKS.openapi, withDefaultFonts: false, hideClientButton: true });
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>toolgate REST API reference</title>
+</head>
+<body>
+<script id="api-reference" data-url="${LINKS.openapi}" data-configuration="${escapeAttribute(configuration)}"></script>
+<script src="${SCALAR_BUNDLE_PATH}"></script>
+</body>
+</html>
+`;
+}
+
+function landingPage(version: string): string {
+  const items = (Object.keys(LINKS) as (keyof typeof LINKS)[])
+    .map((key) => `<li><a href="${LINKS[key]}">${LINKS[key]}</a> — ${LINK_TITLES[key]}</li>`)
+    .join("\n");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>toolgate</title>
+</head>
+<body>
+<h1>toolgate ${version}</h1>
+<p>A registry of tool middleware: tool releases and environment grants, over GraphQL and REST (<a href="/v1">/v1</a>).</p>
+<ul>
+${items}
+</ul>
+</body>
+</html>
+`;
+}
+
+const html = (body: string, cacheControl = REVALIDATE) =>
+  new Response(body, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": cacheControl } });
+
+/** The pages, each answering GET (the router adds HEAD). The bundle is read once, when first asked for. */
+export function apiReferencePages(routes: readonly RestRoute[]): Page[] {
+  const document = createOpenApiDocument(routes);
+  const documentJson = JSON.stringify(document);
+  const version = (document.info as { version: string }).version;
+  const index = JSON.stringify({ name: "toolgate", version, links: LINKS });
+  let bundle: Promise<Buffer> | undefined;
+  return [
+    { path: "/", handle: async () => html(landingPage(version)) },
+    { path: "/v1", handle: async () => new Response(index, { headers: { "content-type": "application/json", "cache-control": REVALIDATE } }) },
+    { path: LINKS.openapi, handle: async () => new Response(documentJson, { headers: { "content-type": "application/json", "cache-control": REVALIDATE } }) },
+    { path: LINKS.docs, handle: async () => html(docsPage()) },
+    {
+      path: SCALAR_BUNDLE_PATH,
+      handle: async () => {
+        bundle ??= readFile(SCALAR_BUNDLE);
+        const body = new Uint8Array(await bundle);
+        return new Response(body, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } });
+      },
+    },
+  ];
+}

@@ -1,0 +1,148 @@
+// /openapi.json is a valid OpenAPI 3.1 document generated from the route table, matching the router
+// both ways; /docs serves the reference page with its bundle from node_modules; / and /v1 link every
+// surface. (Every answer of the /v1 suites is checked against the document in test/helpers/http.ts.)
+import { brotliDecompressSync } from "node:zlib";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSchema } from "../../src/graphql/schema.js";
+import { LINKS, SCALAR_BUNDLE_PATH } from "../../src/http/api-reference.js";
+import { createApp } from "../../src/http/app.js";
+import { createOpenApiDocument, openApiPath } from "../../src/http/openapi.js";
+import { REST_ROUTES } from "../../src/http/rest/routes.js";
+import { checkAgainstOpenApi } from "../helpers/openapi-responses.js";
+import { rawRequest } from "../helpers/raw-http.js";
+import { startTestService, type TestService } from "../helpers/service.js";
+
+type Media = { schema: object; example?: unknown };
+type OperationWithBodies = { requestBody?: { content?: Record<string, Media> }; responses: Record<string, { content?: Record<string, Media> }> };
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+const METHODS = ["get", "head", "post", "put", "patch", "delete", "options", "trace"];
+
+describe("the OpenAPI document and the pages about the API", () => {
+  let service: TestService;
+  let document: { openapi: string; paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> };
+
+  beforeAll(async () => {
+    service = await startTestService("sqlite");
+    const response = await fetch(`${service.url}/openapi.json`);
+    expect(response.status).toBe(200);
+    document = await response.json();
+  });
+  afterAll(() => service?.stopAndDrop());
+
+  it("is served without a token, as generated from the route table", () => {
+    expect(document).toEqual(createOpenApiDocument(REST_ROUTES));
+    expect(document.openapi).toMatch(/^3\.1\./);
+  });
+
+  it("is valid OpenAPI 3.1 (@seriousme/openapi-schema-validator)", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect({ valid: result.valid, version: validator.version }).toEqual({ valid: true, version: "3.1" });
+  });
+
+  it("lists every route of the router under /v1, and the router serves every operation it lists", () => {
+    const app = createApp({ db: service.db, schema: buildSchema(), routes: REST_ROUTES, logger: service.logger, introspection: false, isReady: () => true });
+    const served = app.routeTable().filter((route) => route.method !== "ALL").map((route) => `${route.method} ${openApiPath(route.path)}`);
+    const documented = Object.entries(document.paths).flatMap(([pathTemplate, item]) =>
+      Object.keys(item).filter((key) => METHODS.includes(key)).map((method) => `${method.toUpperCase()} ${pathTemplate}`),
+    );
+    expect(served.filter((route) => / \/v1(\/|$)/.test(route)).sort()).toEqual(documented.filter((route) => / \/v1(\/|$)/.test(route)).sort());
+    expect(documented.filter((route) => !served.includes(route))).toEqual([]);
+    // Each route, a HEAD beside each GET, and the index's GET and HEAD.
+    const gets = REST_ROUTES.filter((route) => route.method === "GET").length;
+    expect(documented.filter((route) => / \/v1(\/|$)/.test(route))).toHaveLength(REST_ROUTES.length + gets + 2);
+  });
+
+  it("is what the test client holds every /v1 answer to: unlisted statuses and mismatching bodies fail", () => {
+    const path = "/v1/tool-releases/01a201cd-ac31-728b-b411-4c2a3ab92a61";
+    const json = (status: number, body: unknown) => ({ status, contentType: "application/json", text: JSON.stringify(body) });
+    expect(() => checkAgainstOpenApi("GET", path, json(404, { code: "TOOL_RELEASE_NOT_FOUND", error: "gone" }))).not.toThrow();
+    expect(() => checkAgainstOpenApi("GET", path, json(404, { code: "TOOL_RELEASE_NOT_FOUND" }))).toThrow(/does not match the document/);
+    expect(() => checkAgainstOpenApi("GET", path, json(404, { code: "LIMIT_EXCEEDED", error: "wrong code for 404" }))).toThrow(/does not match/);
+    expect(() => checkAgainstOpenApi("GET", path, json(200, { id: "not a release" }))).toThrow(/does not match/);
+    expect(() => checkAgainstOpenApi("GET", path, json(422, { code: "LIMIT_EXCEEDED", error: "x" }))).toThrow(/does not list/);
+    expect(() => checkAgainstOpenApi("POST", `${path}/restore`, json(204, {}))).toThrow(/does not list/);
+    // Not an operation of the document: the method is refused (405) before any route runs.
+    expect(() => checkAgainstOpenApi("PUT", path, json(405, { code: "METHOD_NOT_ALLOWED", error: "x" }))).not.toThrow();
+  });
+
+  it("has examples that match their schemas", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...document, $id: "https://toolgate.invalid/openapi.json" });
+    const mismatches: string[] = [];
+    let examples = 0;
+    for (const [pathTemplate, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item as Record<string, OperationWithBodies>)) {
+        const media = [
+          ["requestBody", operation.requestBody?.content?.["application/json"]],
+          ...Object.entries(operation.responses).map(([status, response]) => [`responses/${status}`, response.content?.["application/json"]] as const),
+        ] as const;
+        for (const [where, content] of media) {
+          if (content?.example === undefined) continue;
+          examples += 1;
+          const pointer = `/paths/${pathTemplate.replace(/~/g, "~0").replace(/\//g, "~1")}/${method}/${where}/content/application~1json/schema`;
+          const validate = ajv.compile({ $ref: `https://toolgate.invalid/openapi.json#${pointer}` });
+          if (!validate(content.example)) mismatches.push(`${method} ${pathTemplate} ${where}: ${ajv.errorsText(validate.errors)}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(examples).toBeGreaterThan(50);
+  });
+
+  it("asks for a bearer token on every /v1 operation but the index, and lists each one's refusals", () => {
+    for (const [pathTemplate, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!METHODS.includes(method) || !pathTemplate.startsWith("/v1/")) continue;
+        expect({ pathTemplate, method, security: operation.security }).toEqual({ pathTemplate, method, security: undefined }); // the document's default: bearer
+        expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["400", "401", "403", "404", "429", "500", "503"]));
+      }
+    }
+    expect((document as unknown as { security: unknown }).security).toEqual([{ bearer: [] }]);
+  });
+
+  it("serves the reference page with Scalar's bundle from node_modules, no CDN", async () => {
+    const page = await rawRequest(service.url, "GET", "/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.headers["cache-control"]).toBe("no-cache");
+    const html = page.body.toString();
+    expect(html).toContain(`data-url="${LINKS.openapi}"`);
+    expect(html).toContain(`<script src="${SCALAR_BUNDLE_PATH}"></script>`);
+    expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+
+    const bundle = await rawRequest(service.url, "GET", SCALAR_BUNDLE_PATH, { "accept-encoding": "br" });
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(bundle.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(bundle.headers["content-encoding"]).toBe("br");
+    const installed = path.join(path.dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js");
+    expect(brotliDecompressSync(bundle.body).equals(await readFile(installed))).toBe(true);
+    const again = await rawRequest(service.url, "GET", SCALAR_BUNDLE_PATH, { "accept-encoding": "br", "if-none-match": String(bundle.headers.etag) });
+    expect(again.status).toBe(304);
+  });
+
+  it("links every surface from / (HTML) and from /v1 and /v1/ (JSON), without a token", async () => {
+    const landing = await rawRequest(service.url, "GET", "/");
+    expect({ status: landing.status, type: landing.headers["content-type"] }).toEqual({ status: 200, type: "text/html; charset=utf-8" });
+    for (const href of Object.values(LINKS)) expect(landing.body.toString()).toContain(`<a href="${href}">`);
+    expect(Object.values(LINKS)).toEqual(["/graphql", "/docs", "/openapi.json", "/healthz", "/readyz", "/metrics"]);
+    for (const index of ["/v1", "/v1/"]) {
+      const response = await fetch(service.url + index);
+      expect({ status: response.status, body: await response.json() }).toEqual({
+        status: 200,
+        body: { name: "toolgate", version: expect.any(String), links: LINKS },
+      });
+    }
+  });
+});
