@@ -63,6 +63,7 @@ const environmentSchema = z.object({
     .transform((list) => list.split(",").map((origin) => origin.trim()).filter((origin) => origin !== ""))
     .pipe(z.array(z.string().refine(isCorsOrigin, "each entry must be * or an origin such as https://app.example.com (scheme, host, optional port; no path)")))
     .default([]),
+  TOOLGATE_EVENT_RETENTION_DAYS: z.coerce.number({ error: "must be a number of days" }).int("must be an integer").min(1, "must be at least 1 (unset keeps every event)").optional(),
 });
 
 function isCorsOrigin(entry: string): boolean {
@@ -97,6 +98,8 @@ export interface Config {
   tokenCacheMs: number;
   /** How far V8's heap may grow past what survived the last full GC, in percent; 0 leaves V8's heuristic (applied by the launcher, src/heap-growth.ts). */
   heapGrowthPercent: number;
+  /** Change events older than this many days are deleted (hourly); undefined keeps every event. */
+  eventRetentionDays: number | undefined;
   metrics: MetricsConfig;
   /** Origins allowed to call /graphql and /v1 from a browser (`*`: any); empty: no CORS headers. */
   corsOrigins: readonly string[];
@@ -156,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
     heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
+    eventRetentionDays: values.TOOLGATE_EVENT_RETENTION_DAYS,
     metrics: { token: values.TOOLGATE_METRICS_TOKEN, port: values.TOOLGATE_METRICS_PORT },
     corsOrigins: values.TOOLGATE_CORS_ORIGINS,
     ...overrides,

@@ -5,6 +5,8 @@ import { openDatabase, poolUsageOf, type Database } from "./db/client.js";
 import { providerOf } from "./db/connection.js";
 import { createDatabaseIfMissing } from "./db/create-database.js";
 import { migrateDatabase } from "./db/migrations.js";
+import { startChangeFeed } from "./db/change-feed.js";
+import { startEventRetention } from "./domain/event-retention.js";
 import { bootstrapAdmin } from "./domain/accounts.js";
 import { buildSchema } from "./graphql/schema.js";
 import { createApp } from "./http/app.js";
@@ -47,6 +49,11 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     throw asStartupError(config.databaseUrl, error);
   });
   if (poolUsageOf(db)) metrics.watchPool(() => poolUsageOf(db));
+  const changeFeed = await startChangeFeed(db, config.databaseUrl, logger).catch(async (error: unknown) => {
+    await db.$disconnect().catch(() => {});
+    throw asStartupError(config.databaseUrl, error);
+  });
+  const stopEventRetention = startEventRetention(db, config.eventRetentionDays, logger);
   const seeded = (await hooks.afterBootstrap?.(db, logger)) ?? {};
   let ready = true;
   const app = createApp({
@@ -84,6 +91,9 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     demoTokens: seeded.demoTokens,
     stop: async () => {
       ready = false;
+      // Live subscriptions end first, so their open responses do not hold the drain for its grace period.
+      stopEventRetention();
+      await changeFeed.close();
       // Scrapes are cheap and stateless: the metrics port closes without a grace period.
       await metricsServer?.close(0);
       const { cut } = await server.close(config.shutdownGraceMs);

@@ -11,6 +11,7 @@ import type { RowLoader } from "./reads.js";
 import type { Plan } from "./plans.js";
 import { generateSecret, hashSecret } from "./tokens.js";
 import { announceTokenRevoked } from "./token-cache.js";
+import { appendEvent, recorded } from "./events.js";
 
 export interface NewAccount {
   name: string;
@@ -37,7 +38,7 @@ export async function createAccount(db: Database, actor: Actor | "system", input
     if (await tx.account.findUnique({ where: { email }, select: { id: true } })) {
       throw new DomainError("ACCOUNT_CONFLICT", `an account with e-mail ${input.email} already exists`);
     }
-    return tx.account.create({ data: { name: input.name.trim(), email, plan: input.plan ?? "free", admin: input.admin ?? false } });
+    return recorded(tx, await tx.account.create({ data: { name: input.name.trim(), email, plan: input.plan ?? "free", admin: input.admin ?? false } }), (account) => ({ type: "account-created", actor, subject: { account } }));
   });
 }
 
@@ -54,9 +55,9 @@ export async function issueToken(
   const token = await writeTransaction(db, [], async (tx) => {
     const account = await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true } });
     if (!account) throw accountNotFound(input.accountId);
-    return tx.apiToken.create({
+    return recorded(tx, await tx.apiToken.create({
       data: { accountId: account.id, name: input.name.trim(), secretHash: hashSecret(secret), expiresAt: input.expiresAt ?? null },
-    });
+    }), (token) => ({ type: "api-token-issued", actor, subject: { token } }));
   });
   return { token, secret };
 }
@@ -66,8 +67,10 @@ export async function revokeToken(db: Database, actor: Actor | "system", tokenId
     const token = await tx.apiToken.findFirst({ where: { id: tokenId, ...(actor === "system" ? {} : visibleTokensWhere(actor)) }, select: { id: true } });
     if (!token) throw tokenNotFound(tokenId);
     // Revoking twice keeps the first revocation's time.
-    await tx.apiToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
-    return tx.apiToken.findUniqueOrThrow({ where: { id: tokenId } });
+    const { count } = await tx.apiToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
+    const revokedToken = await tx.apiToken.findUniqueOrThrow({ where: { id: tokenId } });
+    if (count === 1) await appendEvent(tx, { type: "api-token-revoked", actor, subject: { token: revokedToken } });
+    return revokedToken;
   });
   announceTokenRevoked(tokenId);
   return revoked;

@@ -8,6 +8,7 @@ import { accountNotFound, environmentAccess, environmentNotFound, requireAccount
 import type { RowLoader } from "./reads.js";
 import { environmentInput, inputProblems } from "./inputs.js";
 import { limitsOf } from "./plans.js";
+import { recorded } from "./events.js";
 
 export interface NewEnvironment {
   accountId: string;
@@ -32,7 +33,7 @@ export async function createEnvironment(db: Database, actor: Actor | "system", i
       throw limitExceeded(`plan ${owner.plan} allows ${limit} environments per account`);
     }
     // A unique violation here means another writer won the name: the retry answers ENVIRONMENT_CONFLICT.
-    return tx.environment.create({ data: { ownerAccountId: owner.id, name, versionCheck: input.versionCheck ?? false } });
+    return recorded(tx, await tx.environment.create({ data: { ownerAccountId: owner.id, name, versionCheck: input.versionCheck ?? false } }), (created) => ({ type: "environment-created", actor, subject: { environment: created } }));
   });
 }
 
@@ -52,12 +53,12 @@ export async function shareEnvironment(
   if (!account) throw accountNotFound(input.accountId);
   if (environment.ownerAccountId === account.id) throw invalidRequest(["input.accountId: the owner already has full access"]);
   // Two racing shares both try to insert; the loser's retry updates the winner's row.
-  return writeTransaction(db, [], (tx) =>
-    tx.environmentShare.upsert({
+  return writeTransaction(db, [], async (tx) =>
+    recorded(tx, await tx.environmentShare.upsert({
       where: { environmentId_accountId: { environmentId: environment.id, accountId: account.id } },
       create: { environmentId: environment.id, accountId: account.id, role: input.role },
       update: { role: input.role },
-    }),
+    }), (share) => ({ type: "environment-shared", actor, subject: { share, environment } })),
   );
 }
 

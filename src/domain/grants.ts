@@ -19,6 +19,15 @@ import {
 import { limitsOf } from "./plans.js";
 import type { RowLoader } from "./reads.js";
 import { referencedReleaseNotFound } from "./releases.js";
+import { recorded, type ChangeEventType } from "./events.js";
+
+/** The event of a grant change, charged to the environment's owner. */
+const grantEvent = (type: ChangeEventType, actor: Actor | "system", environment: Pick<Environment, "ownerAccountId">) => (grant: Grant) => ({
+  type,
+  actor,
+  accountId: environment.ownerAccountId,
+  subject: { grant },
+});
 
 export { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
 
@@ -89,7 +98,7 @@ export async function grantRelease(db: Db, actor: Actor, environment: Environmen
   const now = new Date();
   if (!existing) {
     await requireGrantCapacity(db, environment);
-    return db.grant.create({
+    return recorded(db, await db.grant.create({
       data: {
         environmentId: environment.id,
         releaseId: release.id,
@@ -101,17 +110,17 @@ export async function grantRelease(db: Db, actor: Actor, environment: Environmen
         stateChangedAt: now,
         stateChangedById: actor.id,
       },
-    });
+    }), grantEvent("grant-created", actor, environment));
   }
   if (existing.lifecycle === "deleted") {
     await requireGrantCapacity(db, environment);
-    return db.grant.update({
+    return recorded(db, await db.grant.update({
       where: { id: existing.id },
       data: { ...flags, protected: false, lifecycle: "active", stateChangedAt: now, stateChangedById: actor.id },
-    });
+    }), grantEvent("grant-created", actor, environment));
   }
   if (keepsExistingGrant(existing, flags)) return existing;
-  return db.grant.update({ where: { id: existing.id }, data: flags });
+  return recorded(db, await db.grant.update({ where: { id: existing.id }, data: flags }), grantEvent("grant-flags-changed", actor, environment));
 }
 
 function keepsExistingGrant(existing: Grant, requested: GrantFlags): boolean {
@@ -156,7 +165,7 @@ async function softDeleteGrant(db: Db, actor: Actor, grantId: string, automatic:
       data: { lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id },
     });
     const { environment: _environment, ...row } = grant;
-    if (count === 1) return { ...row, lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id };
+    if (count === 1) return recorded(db, { ...row, lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id }, grantEvent("grant-deleted", actor, grant.environment));
     // Someone changed the grant between our read and our write: the next read explains how.
   }
   throw concurrentUpdate();
@@ -183,7 +192,7 @@ export async function restoreGrant(db: Db, actor: Actor, grantId: string): Promi
     });
     if (count !== 1) throw concurrentUpdate();
     const { environment: _environment, release: _release, ...row } = grant;
-    return { ...row, lifecycle: "active", automatic: false, stateChangedAt: now, stateChangedById: actor.id };
+    return recorded(tx, { ...row, lifecycle: "active", automatic: false, stateChangedAt: now, stateChangedById: actor.id }, grantEvent("grant-restored", actor, grant.environment));
   });
 }
 
@@ -194,12 +203,12 @@ export async function restoreGrant(db: Db, actor: Actor, grantId: string): Promi
 export async function provisionProtectedGrant(db: Db, input: { environmentId: string; releaseId: string; actorId: string }): Promise<Grant> {
   const now = new Date();
   const state = { protected: true, automatic: true, lifecycle: "active", stateChangedAt: now, stateChangedById: input.actorId };
-  return writeTransaction(db, [], (tx) =>
-    tx.grant.upsert({
+  return writeTransaction(db, [], async (tx) =>
+    recorded(tx, await tx.grant.upsert({
       where: { environmentId_releaseId: { environmentId: input.environmentId, releaseId: input.releaseId } },
       create: { environmentId: input.environmentId, releaseId: input.releaseId, followCoordinates: false, createdAt: now, createdById: input.actorId, ...state },
       update: state,
-    }),
+    }), grantEvent("grant-provisioned", "system", await tx.environment.findUniqueOrThrow({ where: { id: input.environmentId } }))),
   );
 }
 

@@ -6,6 +6,7 @@ import type { Actor } from "./actor.js";
 import { DomainError } from "./errors.js";
 import type { PlannedPublication } from "./publication-plan.js";
 import { insertRelease } from "./releases.js";
+import { appendEvent, recorded } from "./events.js";
 
 export interface PublicationOutcome {
   /** Releases inserted by publish and supersede, in plan order. */
@@ -24,20 +25,21 @@ export async function executePublications(db: Db, actor: Actor, environment: Env
       await retire(db, actor, superseded);
       const release = await publish(db, actor, environment, planned);
       outcome.releases.push(release);
-      outcome.movedGrantIds.push(...(await moveFollowingGrants(db, superseded, release)));
+      outcome.movedGrantIds.push(...(await moveFollowingGrants(db, actor, superseded, release)));
     }
   }
   return outcome;
 }
 
-function publish(db: Db, actor: Actor, environment: Environment, planned: PlannedPublication): Promise<ToolRelease> {
-  return insertRelease(db, {
+async function publish(db: Db, actor: Actor, environment: Environment, planned: PlannedPublication): Promise<ToolRelease> {
+  const release = await insertRelease(db, {
     ownerAccountId: environment.ownerAccountId,
     actorId: actor.id,
     definition: planned.publication.definition,
     source: planned.publication.source!,
     immutable: environment.versionCheck,
   });
+  return recorded(db, release, () => ({ type: "release-published", actor, environmentId: environment.id, subject: { release } }));
 }
 
 /**
@@ -50,14 +52,19 @@ async function retire(db: Db, actor: Actor, release: ToolRelease): Promise<void>
     data: { lifecycle: "superseded", currentCoordinate: null, stateChangedAt: new Date(Math.max(Date.now(), release.stateChangedAt.getTime() + 1)), stateChangedById: actor.id },
   });
   if (count === 0) throw concurrentUpdate(release);
+  await appendEvent(db, { type: "release-superseded", actor, subject: { release: await db.toolRelease.findUniqueOrThrow({ where: { id: release.id } }) } });
 }
 
 /** Active grants created by coordinates move along; grants pinned by id stay on the old release. */
-async function moveFollowingGrants(db: Db, from: ToolRelease, to: ToolRelease): Promise<string[]> {
+async function moveFollowingGrants(db: Db, actor: Actor, from: ToolRelease, to: ToolRelease): Promise<string[]> {
   const following = await db.grant.findMany({ where: { releaseId: from.id, lifecycle: "active", followCoordinates: true }, select: { id: true } });
   if (following.length === 0) return [];
   const ids = following.map((grant) => grant.id);
   await db.grant.updateMany({ where: { id: { in: ids } }, data: { releaseId: to.id } });
+  for (const grant of await db.grant.findMany({ where: { id: { in: ids } }, include: { environment: { select: { ownerAccountId: true } } }, orderBy: { id: "asc" } })) {
+    const { environment, ...row } = grant;
+    await appendEvent(db, { type: "grant-moved", actor, accountId: environment.ownerAccountId, subject: { grant: row } });
+  }
   return ids;
 }
 

@@ -17,6 +17,7 @@ import {
 } from "./definitions/index.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
 import { limitsOf } from "./plans.js";
+import { appendEvent } from "./events.js";
 
 export const RELEASE_LIFECYCLES = ["published", "de-published", "superseded"] as const;
 export type ReleaseLifecycle = (typeof RELEASE_LIFECYCLES)[number];
@@ -148,7 +149,9 @@ function changeLifecycle(db: Db, actor: Actor, releaseId: string, transition: Tr
       throw lifecycleConflict(releaseId, current?.lifecycle ?? "changed", transition);
     }
     const { owner: _owner, ...row } = release;
-    return { ...row, ...change };
+    const changed = { ...row, ...change };
+    await appendEvent(tx, { type: `release-${transition.done}` as "release-restored", actor, subject: { release: changed } });
+    return changed;
   });
 }
 

@@ -13,6 +13,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { providerOfClient, rememberTransactionClient, type Database, type Db } from "../db/client.js";
 import { isRetryableConflict } from "../db/conflicts.js";
+import { transactionCommitted } from "../db/after-commit.js";
 import { DomainError } from "./errors.js";
 
 /**
@@ -51,9 +52,11 @@ export async function writeTransaction<T>(db: Db, locks: readonly string[], work
   const provider = providerOfClient(database);
   const started = Date.now();
   for (let attempt = 1; ; attempt += 1) {
+    let transaction: Db | undefined;
     try {
-      return await database.$transaction(
+      const result = await database.$transaction(
         async (tx) => {
+          transaction = tx;
           rememberTransactionClient(database, tx);
           await takeLocks(tx, locks);
           return work(tx);
@@ -61,6 +64,8 @@ export async function writeTransaction<T>(db: Db, locks: readonly string[], work
         // `Database` is typed as the SQLite client, whose only level is Serializable.
         { ...TRANSACTION_TIMING, isolationLevel: (provider === "postgresql" ? "ReadCommitted" : "Serializable") as "Serializable" },
       );
+      transactionCommitted(transaction!);
+      return result;
     } catch (error) {
       if (!isRetryableConflict(error)) throw error;
       if (Date.now() - started >= RETRY_BUDGET_MS) throw concurrentUpdate();

@@ -9,6 +9,8 @@ export interface Context {
   requestId: string;
   logger: Logger;
   authentication: Authentication;
+  /** The Authorization header as sent: live subscriptions authenticate with it again while they run. */
+  authorization: string | null;
   /** The authenticated account; throws AUTH_UNAUTHORIZED for anonymous or rejected requests. */
   actor(): Actor;
 }
@@ -27,6 +29,7 @@ export async function createContext(deps: ContextDependencies, request: Request,
     requestId,
     logger: deps.logger.child({ requestId }),
     authentication,
+    authorization: request.headers.get("authorization"),
     actor: () => requireActor(authentication),
   };
 }

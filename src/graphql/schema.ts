@@ -10,6 +10,8 @@ import "./types/management.js";
 import "./types/grant-operations.js";
 import "./types/release-operations.js";
 import "./types/publication-operations.js";
+import "./types/change-event.js";
+import "./types/change-event-subscription.js";
 
 let schema: GraphQLSchema | undefined;
 

@@ -202,6 +202,7 @@ export function createOpenApiDocument(routes: readonly RestRoute[]): JsonObject 
       { name: "Grants", description: "service.md 4.1" },
       { name: "Publications", description: "Validate and apply publications and grant changes." },
       { name: "Tool releases", description: "service.md 4.2" },
+      { name: "Events", description: "Change events: who changed what, and when (docs/events.md)." },
       { name: "Service", description: "Unauthenticated: index, health, this document." },
     ],
     security: [{ bearer: [] }],

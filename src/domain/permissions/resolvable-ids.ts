@@ -9,6 +9,19 @@ type VisibleIds = (db: Db, actor: Actor, ids: string[]) => Promise<{ id: string 
 
 const select = { id: true } as const;
 
+/**
+ * The events among `ids` the actor may read: those of environments it can see and of its own
+ * account (administrators: all), as the event connections list them.
+ */
+async function visibleEventIds(db: Db, actor: Actor, ids: string[]): Promise<{ id: string }[]> {
+  const events = await db.changeEvent.findMany({ where: { id: { in: ids } }, select: { id: true, accountId: true, environmentId: true } });
+  if (actor.admin) return events;
+  const environmentIds = [...new Set(events.flatMap((event) => (event.environmentId ? [event.environmentId] : [])))];
+  const visible = await db.environment.findMany({ where: { AND: [{ id: { in: environmentIds } }, visibleEnvironmentsWhere(actor)] }, select: { id: true } });
+  const visibleIds = new Set(visible.map((environment) => environment.id));
+  return events.filter((event) => event.accountId === actor.id || (event.environmentId !== null && visibleIds.has(event.environmentId)));
+}
+
 const VISIBLE_IDS_BY_KIND = {
   // `account(id)`: yourself, or anyone for administrators.
   Account: (db, actor, ids) => db.account.findMany({ where: { AND: [{ id: { in: ids } }, visibleAccountsWhere(actor)] }, select }),
@@ -20,6 +33,8 @@ const VISIBLE_IDS_BY_KIND = {
   Grant: (db, actor, ids) => db.grant.findMany({ where: { AND: [{ id: { in: ids } }, visibleActiveGrantWhere(actor)] }, select }),
   // `revokeApiToken(id)`: your own tokens, revoked or not, or anyone's for administrators.
   ApiToken: (db, actor, ids) => db.apiToken.findMany({ where: { AND: [{ id: { in: ids } }, visibleTokensWhere(actor)] }, select }),
+  // Change events: those of environments you can see and of your own account (Environment.events, Account.events).
+  ChangeEvent: visibleEventIds,
 } satisfies Record<string, VisibleIds>;
 
 export type ResolvableKind = keyof typeof VISIBLE_IDS_BY_KIND;

@@ -3,5 +3,6 @@ import type { RestRoute } from "./route.js";
 import { GRANT_ROUTES } from "./routes/grants.js";
 import { PUBLICATION_ROUTES } from "./routes/publications.js";
 import { RELEASE_ROUTES } from "./routes/releases.js";
+import { EVENT_ROUTES } from "./routes/events.js";
 
-export const REST_ROUTES: readonly RestRoute[] = [...GRANT_ROUTES, ...RELEASE_ROUTES, ...PUBLICATION_ROUTES];
+export const REST_ROUTES: readonly RestRoute[] = [...GRANT_ROUTES, ...RELEASE_ROUTES, ...PUBLICATION_ROUTES, ...EVENT_ROUTES];

@@ -4,6 +4,7 @@
 // response; the OpenAPI document (openapi.ts) is generated from the same schemas, registered here
 // under their component names.
 import { z } from "zod";
+import { CHANGE_EVENT_TYPES } from "../../domain/events.js";
 import { RELEASE_SELECTOR_TYPES } from "../../domain/grant-release-selector.js";
 import { PUBLICATION_ACTIONS } from "../../domain/publication-plan.js";
 import { RELEASE_LIFECYCLES } from "../../domain/releases.js";
@@ -136,6 +137,30 @@ export const ApplyResult = named(
   "ApplyResult",
 );
 
+export const ChangeEvent = named(
+  z.strictObject({
+    id: uuid().describe("UUID v7; ids grow in commit order, so pass the last one handled as `after`."),
+    type: z.enum(CHANGE_EVENT_TYPES),
+    occurredAt: dateTime(),
+    actorAccountId: uuid().nullable().describe("Who made the change; null for the system (CLI, demo seed, provisioning)."),
+    environmentId: uuid().nullable(),
+    releaseId: uuid().nullable(),
+    accountId: uuid().describe("The account whose resource changed."),
+    state: z.record(z.string(), z.unknown()).describe("The resource right after the change, as its row (docs/events.md)."),
+  }),
+  "ChangeEvent",
+  "A recorded state transition (docs/events.md).",
+);
+
+export const ChangeEventList = named(
+  z.strictObject({
+    values: z.array(ChangeEvent),
+    nextCursor: z.string().nullable().describe("The last event's id while more events follow, else null; pass it as `after`."),
+  }),
+  "ChangeEventList",
+  "One page of events, oldest first.",
+);
+
 // Request bodies. GraphQL's variable coercion and the domain check them at run time; these describe them.
 
 export const ReleaseSelector = named(
@@ -189,3 +214,4 @@ export const ToolMiddlewareChanges = named(
 export type RestGrant = z.infer<typeof Grant>;
 export type RestGrantView = z.infer<typeof GrantView>;
 export type RestToolRelease = z.infer<typeof ToolRelease>;
+export type RestChangeEvent = z.infer<typeof ChangeEvent>;
