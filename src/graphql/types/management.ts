@@ -115,11 +115,12 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateApiTokenInput, required: true, description: "What to create." }) },
     resolve: (_root, { input }, ctx) => issueToken(ctx.db, ctx.actor(), input),
   }),
-  revokeApiToken: t.prismaField({
-    type: "ApiToken",
+  // A plain field: the revoked row holds every field ApiToken exposes, so there is no selection to load.
+  revokeApiToken: t.field({
+    type: ApiTokenType,
     description: "Revoke one of your tokens (administrators: any). Idempotent.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The token's `uuid`." }) },
-    resolve: (_query, _root, args, ctx) => revokeToken(ctx.db, ctx.actor(), args.id),
+    resolve: (_root, args, ctx) => revokeToken(ctx.db, ctx.actor(), args.id),
   }),
   createEnvironment: t.prismaField({
     type: "Environment",
