@@ -6,6 +6,7 @@
 // also stay valid and within the limits (hardening.test.ts); test/demo/graphiql-starter.test.ts runs
 // every operation as GraphiQL sends it.
 import { createHash } from "node:crypto";
+import { pageContentSecurityPolicy } from "./security-headers.js";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import type { GraphiQLOptions } from "graphql-yoga";
 import { GRAPHQL_LIMITS } from "../graphql/armor.js";
@@ -230,17 +231,5 @@ export function graphiqlContentSecurityPolicy(page: string): string {
     // Browsers hash the script's text as parsed, and HTML parsing turns CR LF and lone CR into LF.
     ([, text]) => `'sha256-${createHash("sha256").update(text!.replace(/\r\n?/g, "\n")).digest("base64")}'`,
   );
-  return [
-    "default-src 'self'",
-    `script-src 'self' ${scriptHashes.join(" ")}`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "worker-src 'self' blob:",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
+  return pageContentSecurityPolicy(scriptHashes);
 }

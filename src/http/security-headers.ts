@@ -6,21 +6,26 @@
 /** For JSON and everything that is not a page: nothing may load, nothing may frame it. */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
+/** A page's policy: scripts from our own origin plus `extraScriptSources` (e.g. inline-script hashes). */
+export function pageContentSecurityPolicy(extraScriptSources: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    ["script-src 'self'", ...extraScriptSources].join(" "),
+    // Page libraries set style attributes and inject <style> elements at run time.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
 /** For HTML pages without a policy of their own (e.g. /docs, whose script is served from our origin). */
-export const PAGE_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // Page libraries set style attributes and inject <style> elements at run time.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export const PAGE_CONTENT_SECURITY_POLICY = pageContentSecurityPolicy();
 
 const FIXED: readonly (readonly [string, string])[] = [
   ["x-content-type-options", "nosniff"],
