@@ -1,6 +1,5 @@
 // The fetch handler: request ids and access logs around an itty-router table that sends /graphql
 // to Yoga and /v1/* to the REST routes, each request authenticated and rate limited once up front.
-import { randomUUID } from "node:crypto";
 import { Router, type IRequest } from "itty-router";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
@@ -14,8 +13,10 @@ import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
 import { apiReferencePages } from "./api-reference.js";
 import { withBoundedBody } from "./body-limit.js";
 import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
+import { HEALTHZ_BODY, HEALTHZ_PATH, healthzFastPath, type NodeFastPath } from "./health-fast-path.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { createRepresentation } from "./representation.js";
+import { requestIdFor } from "./request-id.js";
 import { runInRequestScope, type RequestScope } from "./request-scope.js";
 import { createCors } from "./cors.js";
 import { METRICS_PATH } from "./metrics-endpoint.js";
@@ -55,13 +56,14 @@ export const READINESS_PING_TIMEOUT_MS = 1500;
 /** On node:http, @whatwg-node/server passes the node request beside the fetch Request, in `req`. */
 export type FetchHandler = (request: Request, serverContext?: object) => Promise<Response>;
 
-/** The app also tells which method and path patterns its router serves (tests hold the OpenAPI document to it). */
-export type App = FetchHandler & { routeTable(): { method: string; path: string }[] };
+/**
+ * The app also tells which method and path patterns its router serves (tests hold the OpenAPI
+ * document to it), and answers the health check before any fetch conversion (health-fast-path.ts).
+ */
+export type App = FetchHandler & { routeTable(): { method: string; path: string }[]; answerDirectly: NodeFastPath };
 
 const socketAddressOf = (serverContext: object | undefined): string | undefined =>
   (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress;
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 const GRAPHQL_METHODS = ["GET", "POST"] as const;
 const GRAPHQL_PATH = /^\/graphql\/?$/;
@@ -109,8 +111,9 @@ export function createApp(options: AppOptions): App {
 
   const router = Router<IRequest, [requestId: string, socketAddress: string | undefined]>();
   // Health checks are neither authenticated nor rate limited: orchestrators poll them.
-  router.get("/healthz", () => Response.json({ status: "ok" }));
-  router.head("/healthz", () => new Response(null, { status: 200 }));
+  // GET and HEAD of the exact path never get here (health-fast-path.ts); `/healthz?…` does.
+  router.get(HEALTHZ_PATH, () => new Response(HEALTHZ_BODY, { headers: { "content-type": "application/json" } }));
+  router.head(HEALTHZ_PATH, () => new Response(null, { status: 200 }));
   router.get("/readyz", async () => {
     if (!options.isReady()) return Response.json({ status: "shutting-down" }, { status: 503 });
     return (await answersWithin(db.$queryRawUnsafe("SELECT 1"), READINESS_PING_TIMEOUT_MS))
@@ -153,8 +156,7 @@ export function createApp(options: AppOptions): App {
 
   const handler: FetchHandler = async (request, serverContext) => {
     const started = performance.now();
-    const incoming = request.headers.get("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFor(request.headers.get("x-request-id"));
     const url = new URL(request.url);
     const corsApplies = cors?.covers(url.pathname) ?? false;
     const scope: RequestScope = { requestId };
@@ -183,7 +185,10 @@ export function createApp(options: AppOptions): App {
     logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, durationMs: Math.round(durationMs * 100) / 100 }, "request");
     return response;
   };
-  return Object.assign(handler, { routeTable: () => router.routes.map(([method, , , path]) => ({ method, path: path ?? "" })) });
+  return Object.assign(handler, {
+    routeTable: () => router.routes.map(([method, , , path]) => ({ method, path: path ?? "" })),
+    answerDirectly: healthzFastPath(logger, requestMetrics),
+  });
 }
 
 /** Whether `ping` succeeds before `timeoutMs`; a failure or a hang is "no". */

@@ -27,7 +27,8 @@ export function pageContentSecurityPolicy(extraScriptSources: readonly string[] 
 /** For HTML pages without a policy of their own (e.g. /docs, whose script is served from our origin). */
 export const PAGE_CONTENT_SECURITY_POLICY = pageContentSecurityPolicy();
 
-const FIXED: readonly (readonly [string, string])[] = [
+/** What every response carries, whatever its type. */
+export const FIXED_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
   ["x-content-type-options", "nosniff"],
   ["referrer-policy", "no-referrer"],
   // frame-ancestors in the CSP says the same to browsers that read it; this is for those that do not.
@@ -37,7 +38,7 @@ const FIXED: readonly (readonly [string, string])[] = [
 export function withSecurityHeaders(response: Response): Response {
   const edited = editable(response);
   const headers = edited.headers;
-  for (const [name, value] of FIXED) headers.set(name, value);
+  for (const [name, value] of FIXED_SECURITY_HEADERS) headers.set(name, value);
   if (!headers.has("content-security-policy")) {
     headers.set("content-security-policy", headers.get("content-type")?.startsWith("text/html") ? PAGE_CONTENT_SECURITY_POLICY : API_CONTENT_SECURITY_POLICY);
   }

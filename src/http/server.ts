@@ -5,6 +5,7 @@ import { createServer, type ServerResponse, type Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { FetchHandler } from "./app.js";
+import type { NodeFastPath } from "./health-fast-path.js";
 import { guardNodeServer } from "./node-guards.js";
 
 export interface RunningServer {
@@ -20,7 +21,8 @@ export interface RunningServer {
 
 const DEFAULT_GRACE_MS = 10_000;
 
-export async function listen(handler: FetchHandler, port: number, host: string): Promise<RunningServer> {
+/** `answerDirectly` may answer a request on node:http before it is converted to a fetch Request. */
+export async function listen(handler: FetchHandler & { answerDirectly?: NodeFastPath }, port: number, host: string): Promise<RunningServer> {
   const adapter = createServerAdapter(handler, { fetchAPI: { Request, Response } });
   const unanswered = new Set<ServerResponse>();
   let draining = false;
@@ -28,6 +30,7 @@ export async function listen(handler: FetchHandler, port: number, host: string):
     unanswered.add(response);
     response.once("close", () => unanswered.delete(response));
     if (draining) response.shouldKeepAlive = false;
+    if (handler.answerDirectly?.(request, response)) return;
     void adapter(request, response);
   });
   guardNodeServer(server);

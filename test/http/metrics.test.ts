@@ -70,6 +70,18 @@ describeEachDatabase("/metrics", (provider) => {
     expect(samples.find((sample) => sample.labels.route === route)?.labels).not.toHaveProperty("operation");
   });
 
+  it("counts health checks, answered before the router, like every other route", async () => {
+    const before = await scrape(`${service.url}/metrics`);
+    const count = (samples: Sample[], method: string) => valueOf(samples, "toolgate_http_requests_total", { route: "/healthz", method, status: "200" }) ?? 0;
+    await fetch(`${service.url}/healthz`);
+    await fetch(`${service.url}/healthz`);
+    await fetch(`${service.url}/healthz`, { method: "HEAD" });
+    const after = await scrape(`${service.url}/metrics`);
+    expect(count(after.samples, "GET") - count(before.samples, "GET")).toBe(2);
+    expect(count(after.samples, "HEAD") - count(before.samples, "HEAD")).toBe(1);
+    expect(valueOf(after.samples, "toolgate_http_request_duration_seconds_count", { route: "/healthz", method: "GET" })).toBe(count(after.samples, "GET"));
+  });
+
   it("labels GraphQL requests by the executed operation's name, 'anonymous' without one", async () => {
     await world.owner.http.graphql("query WhoAmI { me { name } }");
     await world.owner.http.graphql("{ me { name } }");

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { client } from "../helpers/http.js";
+import { rawRequest, type RawResponse } from "../helpers/raw-http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 
 describeEachDatabase("HTTP server", (provider) => {
@@ -13,6 +14,28 @@ describeEachDatabase("HTTP server", (provider) => {
     const anonymous = client(service.url);
     expect((await anonymous.get("/healthz")).body).toEqual({ status: "ok" });
     expect((await anonymous.get("/readyz")).body).toEqual({ status: "ready" });
+  });
+
+  it("answers GET /healthz on node:http with exactly what the fetch pipeline answers for /healthz?…", async () => {
+    const direct = await rawRequest(service.url, "GET", "/healthz");
+    const pipeline = await rawRequest(service.url, "GET", "/healthz?via=pipeline");
+    const comparable = ({ status, headers, body }: RawResponse) => {
+      const { date: _date, "x-request-id": requestId, ...rest } = headers;
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      return { status, headers: rest, body: body.toString() };
+    };
+    expect(comparable(direct)).toEqual(comparable(pipeline));
+    expect(comparable(direct)).toMatchObject({ status: 200, body: '{"status":"ok"}', headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  });
+
+  it("answers HEAD /healthz with GET's headers and no body", async () => {
+    const get = await rawRequest(service.url, "GET", "/healthz", { "x-request-id": "probe-1" });
+    const head = await rawRequest(service.url, "HEAD", "/healthz", { "x-request-id": "probe-1" });
+    const { date: _getDate, ...getHeaders } = get.headers;
+    const { date: _headDate, ...headHeaders } = head.headers;
+    expect(head.status).toBe(200);
+    expect(head.body.byteLength).toBe(0);
+    expect(headHeaders).toEqual(getHeaders);
   });
 
   it("echoes x-request-id, or assigns one", async () => {
