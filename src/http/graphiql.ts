@@ -1,4 +1,5 @@
-// GraphiQL at /graphql: the starter document it opens with, and its page, rendered once per process.
+// GraphiQL at /graphql: the starter document it opens with, and its page, rendered once per process
+// on first use.
 //
 // Yoga's GraphiQL sends the chosen operation together with every fragment of the document, and a
 // fragment that no operation of the request uses fails validation ("Fragment … is never used"). So
@@ -7,7 +8,6 @@
 // every operation as GraphiQL sends it.
 import { createHash } from "node:crypto";
 import { pageContentSecurityPolicy } from "./security-headers.js";
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import type { GraphiQLOptions } from "graphql-yoga";
 import { GRAPHQL_LIMITS } from "../graphql/armor.js";
 
@@ -205,11 +205,27 @@ export interface GraphiQLPageOptions {
   variables?: StarterVariables | undefined;
 }
 
+export interface GraphiQLPage {
+  html: string;
+  contentSecurityPolicy: string;
+}
+
 /**
- * The GraphiQL page. It is 9 MB (its assets are inline, so it works on closed networks) and its
- * content is fixed for the process, so it is rendered once and the same string serves every request.
+ * The GraphiQL page and its policy, made on first use and then shared by every request. The page is
+ * 9 MB (its assets are inline, so it works on closed networks) and so is the module that renders it:
+ * loading it, rendering and hashing the page took ~0.4 s of every start-up, for a page most servers
+ * never show (docs/performance.md).
  */
-export function renderGraphiQLPage(options: GraphiQLPageOptions): string {
+export function lazyGraphiQLPage(options: GraphiQLPageOptions): () => Promise<GraphiQLPage> {
+  let page: Promise<GraphiQLPage> | undefined;
+  return () =>
+    (page ??= import("@graphql-yoga/render-graphiql").then(({ renderGraphiQL }) => {
+      const html = renderGraphiQLPage(renderGraphiQL, options);
+      return { html, contentSecurityPolicy: graphiqlContentSecurityPolicy(html) };
+    }));
+}
+
+function renderGraphiQLPage(renderGraphiQL: (options: GraphiQLOptions) => string, options: GraphiQLPageOptions): string {
   // Yoga's GraphiQL reads `variables` (the Variables tab) as it reads `headers`; its type omits it.
   const graphiqlOptions: GraphiQLOptions & { variables?: string | undefined } = {
     title: "toolgate",
@@ -226,7 +242,7 @@ export function renderGraphiQLPage(options: GraphiQLPageOptions): string {
  * 'unsafe-inline' (the page is fixed, so the hash is computed once); its editors' workers are
  * blob: URLs, its icons and fonts data: URLs, and it talks to our own origin only.
  */
-export function graphiqlContentSecurityPolicy(page: string): string {
+function graphiqlContentSecurityPolicy(page: string): string {
   const scriptHashes = [...page.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
     // Browsers hash the script's text as parsed, and HTML parsing turns CR LF and lone CR into LF.
     ([, text]) => `'sha256-${createHash("sha256").update(text!.replace(/\r\n?/g, "\n")).digest("base64")}'`,

@@ -13,7 +13,7 @@ import { graphqlArmorPlugins } from "../graphql/armor.js";
 import type { Context } from "../graphql/context.js";
 import { ListArgumentLimitRule } from "../graphql/list-limits.js";
 import { graphQLErrorFor, HTTP_STATUS_BY_CODE, maskError, requestErrorFor, type ErrorExtensions } from "../graphql/error-codes.js";
-import { graphiqlContentSecurityPolicy, renderGraphiQLPage, type StarterVariables } from "./graphiql.js";
+import { lazyGraphiQLPage, type GraphiQLPage, type StarterVariables } from "./graphiql.js";
 import { useGraphQLOverHttpStatuses } from "./graphql-status.js";
 import { jsonDepthExceeds, tooDeep } from "./json-depth.js";
 import { usePersistedQueries } from "./persisted-queries.js";
@@ -36,7 +36,7 @@ export interface YogaOptions {
 }
 
 export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<RequestServerContext, Context> {
-  const graphiqlPage = renderGraphiQLPage({ token: options.graphiqlToken, variables: options.graphiqlVariables });
+  const graphiqlPage = lazyGraphiQLPage({ token: options.graphiqlToken, variables: options.graphiqlVariables });
   return createYoga<RequestServerContext, Context>({
     schema: options.schema,
     graphqlEndpoint: "/graphql",
@@ -66,10 +66,10 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       useInvalidDocumentsAsRequestInvalid(),
       useHttpStatusInErrorBodies(),
       useOperationNameNote(),
-      useContentSecurityPolicyForGraphiQL(graphiqlContentSecurityPolicy(graphiqlPage)),
+      useContentSecurityPolicyForGraphiQL(graphiqlPage),
     ],
     // The page is rendered once (graphiql.ts); Yoga asks for it on every GET that accepts text/html.
-    renderGraphiQL: () => graphiqlPage,
+    renderGraphiQL: async () => (await graphiqlPage()).html,
   });
 }
 
@@ -98,10 +98,10 @@ function useOperationNameNote(): Plugin {
 }
 
 /** GraphiQL's page carries its own policy (its inline script, by hash); security-headers.ts adds the rest. */
-function useContentSecurityPolicyForGraphiQL(policy: string): Plugin {
+function useContentSecurityPolicyForGraphiQL(page: () => Promise<GraphiQLPage>): Plugin {
   return {
-    onResponse({ response }) {
-      if (response.headers.get("content-type")?.startsWith("text/html")) response.headers.set("content-security-policy", policy);
+    async onResponse({ response }) {
+      if (response.headers.get("content-type")?.startsWith("text/html")) response.headers.set("content-security-policy", (await page()).contentSecurityPolicy);
     },
   };
 }
