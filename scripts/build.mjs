@@ -1,6 +1,11 @@
-// Compiles src/ to dist/ (one ES module per file, no bundling) so the CLI and server start without
-// a TypeScript compiler. Type checking is `npm run typecheck`; this only strips types, in well under
-// a second, so `npm start`, `npm test` and `npm install` run it every time and dist/ is never stale.
+// Compiles src/ so the CLI and server start without a TypeScript compiler, in two forms:
+// - dist/<path>.js, one ES module per source file (what scripts and tools import, e.g. the client
+//   generator below);
+// - dist/bundle/, what bin/toolgate.js runs: the CLI and its dependencies bundled into a few chunks.
+//   Node resolves, reads and compiles ~1,500 modules otherwise, which was half of a server's
+//   start-up (docs/performance.md).
+// Type checking is `npm run typecheck`; this only strips types and bundles, in a few seconds, so
+// `npm start`, `npm test` and `npm install` run it every time and dist/ is never stale.
 // `--with-clients` first generates the Prisma clients into src/db/generated (the install step).
 import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
@@ -17,6 +22,32 @@ function typescriptFiles(dir) {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) return typescriptFiles(file);
     return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [file] : [];
+  });
+}
+
+/**
+ * Left as packages: native addons, packages that read files of their own beside their code (WASM,
+ * the API reference's browser bundle, pino's worker transports), and the browser driver tests use.
+ */
+const UNBUNDLED = ["better-sqlite3", "@prisma/schema-engine-wasm", "pg-native", "pino", "thread-stream", "@scalar/api-reference", "playwright-core"];
+
+async function bundle() {
+  await build({
+    // The launcher bounds the heap before the CLI loads (bin/toolgate.js); both share chunks.
+    entryPoints: { toolgate: path.join(sourceDir, "cli", "main.ts"), "heap-growth": path.join(sourceDir, "heap-growth.ts") },
+    outdir: path.join(outDir, "bundle"),
+    bundle: true,
+    // The CLI's lazy imports (the server, the demo) stay lazy: chunks loaded on first use.
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: UNBUNDLED,
+    // CommonJS dependencies call require(); an ES module has none unless it makes one.
+    banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+    sourcemap: "linked",
+    sourcesContent: false,
+    logLevel: "warning",
   });
 }
 
@@ -40,3 +71,4 @@ if (process.argv.includes("--with-clients")) {
   execFileSync(process.execPath, [path.join(projectRoot, "scripts", "generate-clients.mjs")], { stdio: "inherit" });
 }
 await compile();
+await bundle();
