@@ -9,6 +9,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // One process runs many files: re-evaluating the sources (GraphQL schema, Prisma clients and their
+    // WASM query compilers) in a fresh process per file cost seconds of CPU per file. Every file
+    // starts and stops its own services and databases, and src/ keeps no per-process state that
+    // one service could leak into another (concurrent-start runs 16 in one process).
+    isolate: false,
     globalSetup: ["test/global-setup.ts"],
   },
 });
