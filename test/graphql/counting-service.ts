@@ -1,16 +1,14 @@
 // A real toolgate (same schema, routes and HTTP stack as startService) whose database reports every
 // SQL statement it sends, so tests can prove that nested reads cost a constant number of queries.
 import { openDatabase } from "../../src/db/client.js";
-import { migrateDatabase } from "../../src/db/migrations.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
-import { createScratchDatabase } from "../../src/db/scratch-database.js";
 import { bootstrapAdmin } from "../../src/domain/accounts.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { createApp } from "../../src/http/app.js";
 import { createLogger } from "../../src/http/logger.js";
 import { REST_ROUTES } from "../../src/http/rest/routes.js";
 import { listen } from "../../src/http/server.js";
-import { POSTGRES_URL, type TestService } from "../helpers/service.js";
+import { createMigratedDatabase, type TestService } from "../helpers/service.js";
 
 export interface CountingService extends TestService {
   /** SQL statements sent while `work` ran. Run one request at a time for a meaningful count. */
@@ -18,8 +16,7 @@ export interface CountingService extends TestService {
 }
 
 export async function startCountingService(provider: DatabaseProvider): Promise<CountingService> {
-  const scratch = await createScratchDatabase(provider, POSTGRES_URL);
-  await migrateDatabase(scratch.url);
+  const scratch = await createMigratedDatabase(provider);
   let statements: string[] | undefined;
   const db = await openDatabase(scratch.url, { onQuery: (sql) => statements?.push(sql) });
   const adminToken = `tg_test_admin_${Math.random().toString(36).slice(2)}_${"x".repeat(24)}`;

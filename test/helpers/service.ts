@@ -1,9 +1,9 @@
 // Starts a real toolgate on an ephemeral port over a fresh database, and speaks HTTP to it.
-import { describe } from "vitest";
+import { describe, inject } from "vitest";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
-import { createScratchDatabase } from "../../src/db/scratch-database.js";
 import { startService, type Service, type ServiceHooks } from "../../src/service.js";
+import { copyDatabaseTemplate } from "./database-templates.js";
 
 export const POSTGRES_URL = process.env.TOOLGATE_TEST_POSTGRES_URL;
 
@@ -15,7 +15,7 @@ export interface TestService extends Service {
 }
 
 export async function startTestService(provider: DatabaseProvider, configOverrides: Partial<Config> = {}, hooks: ServiceHooks = {}): Promise<TestService> {
-  const scratch = await createScratchDatabase(provider, POSTGRES_URL);
+  const scratch = await createMigratedDatabase(provider);
   const adminToken = `tg_test_admin_${Math.random().toString(36).slice(2)}_${"x".repeat(24)}`;
   const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, host: "127.0.0.1", logLevel: "silent", adminToken, ...configOverrides });
   const service = await startService(config, hooks);
@@ -30,6 +30,11 @@ export async function startTestService(provider: DatabaseProvider, configOverrid
       await scratch.drop();
     },
   };
+}
+
+/** A fresh database with the committed migrations applied (a copy of the run's template). */
+export function createMigratedDatabase(provider: DatabaseProvider) {
+  return copyDatabaseTemplate(inject("databaseTemplates"), provider, POSTGRES_URL);
 }
 
 /** The providers an API suite runs on: SQLite always, PostgreSQL when TOOLGATE_TEST_POSTGRES_URL is set. */
