@@ -17,21 +17,32 @@ export async function createScratchDatabase(
   provider: DatabaseProvider,
   serverUrl = process.env.TOOLGATE_TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_SERVER_URL,
 ): Promise<ScratchDatabase> {
-  const name = `toolgate_scratch_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const name = scratchDatabaseName();
   if (provider === "sqlite") {
     const dir = mkdtempSync(path.join(os.tmpdir(), "toolgate-"));
     return { url: `file:${path.join(dir, `${name}.db`)}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   await withAdminConnection(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: databaseUrlOf(serverUrl, name),
     drop: () => withAdminConnection(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
   };
 }
 
-async function withAdminConnection(serverUrl: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+/** A name no other scratch database has, in this process or another. */
+export function scratchDatabaseName(): string {
+  return `toolgate_scratch_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** The URL of database `name` on the server `serverUrl` points at. */
+export function databaseUrlOf(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Runs `work` over a connection to the database `serverUrl` names (CREATE and DROP DATABASE run there). */
+export async function withAdminConnection(serverUrl: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

@@ -5,10 +5,9 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { migrateDatabase } from "../../src/db/migrations.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
-import type { ScratchDatabase } from "../../src/db/scratch-database.js";
+import { databaseUrlOf, scratchDatabaseName, withAdminConnection, type ScratchDatabase } from "../../src/db/scratch-database.js";
 
 export interface DatabaseTemplates {
   /** The migrated SQLite file. */
@@ -43,7 +42,7 @@ export async function createDatabaseTemplates(postgresUrl: string | undefined): 
 
 /** A fresh, migrated database: a copy of the provider's template. */
 export async function copyDatabaseTemplate(templates: DatabaseTemplates, provider: DatabaseProvider, postgresUrl: string | undefined): Promise<ScratchDatabase> {
-  const name = `toolgate_scratch_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const name = scratchDatabaseName();
   if (provider === "sqlite") {
     const dir = mkdtempSync(path.join(os.tmpdir(), "toolgate-"));
     const file = path.join(dir, `${name}.db`);
@@ -56,20 +55,4 @@ export async function copyDatabaseTemplate(templates: DatabaseTemplates, provide
     url: databaseUrlOf(postgresUrl, name),
     drop: () => withAdminConnection(postgresUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
   };
-}
-
-function databaseUrlOf(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function withAdminConnection(serverUrl: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
-  }
 }
