@@ -3,16 +3,15 @@
 // see, AUTH_FORBIDDEN for what it may see but not do, AUTH_UNAUTHORIZED without credentials).
 // Scope-auth catches it (`treatErrorsAsUnauthorized`) and `unauthorizedError` hands it on unchanged.
 import { AuthScopeFailureType, type AuthFailure, type ForbiddenResult } from "@pothos/plugin-scope-auth";
-import type { Environment } from "../db/generated/sqlite/client.js";
 import { forbidden } from "../domain/errors.js";
-import { requireAccountVisible, requireDeletedGrantsReadable } from "../domain/permissions/index.js";
+import { requireAccountVisible, requireDeletedGrantsReadable, type EnvironmentOwnership } from "../domain/permissions/index.js";
 import type { Context } from "./context.js";
 
 export interface AuthScopes {
   /** The actor may see this account (itself; administrators: any); ACCOUNT_NOT_FOUND otherwise. */
   accountVisible: string;
   /** The actor may list this environment's deleted grants (its owner, administrators); AUTH_FORBIDDEN otherwise. */
-  deletedGrantsReadable: Environment;
+  deletedGrantsReadable: EnvironmentOwnership;
 }
 
 /** Runs a policy check that throws when it denies. */
@@ -23,7 +22,7 @@ const passes = (check: () => void): true => {
 
 export const authScopes = (context: Context) => ({
   accountVisible: (accountId: string) => passes(() => requireAccountVisible(context.actor(), accountId)),
-  deletedGrantsReadable: (environment: Environment) => passes(() => requireDeletedGrantsReadable(context.actor(), environment)),
+  deletedGrantsReadable: (environment: EnvironmentOwnership) => passes(() => requireDeletedGrantsReadable(context.actor(), environment)),
 });
 
 /** The error a policy check threw, unchanged; AUTH_FORBIDDEN for a denial without one. */

@@ -52,6 +52,15 @@ const ENVIRONMENT_GRANTS_PAGE = /* GraphQL */ `
   }
 `;
 
+// The benchmark's nested read (docs/performance.md).
+const ACTIVE_GRANTS_WITH_RELEASES = /* GraphQL */ `
+  query ActiveGrantsWithReleases($id: UUID!) {
+    environment(id: $id) { name activeGrants { id release { name version owner { name } } } }
+  }
+`;
+
+const unquoted = (identifier: string) => identifier.replace(/^[`"]|[`"]$/g, "");
+
 describeEachDatabase("nested reads cost a constant number of database queries", (provider) => {
   let service: CountingService;
   let world: World;
@@ -139,5 +148,25 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
 
     expect(combined.data.environment.grants.edges.map((edge: any) => edge.cursor)).toEqual(cursors.slice(3, 5));
     expect(combined.count).toBe(plain.count);
+  });
+
+  it("the nested read selects only the columns its fields show: no definitions, digests or bookkeeping", async () => {
+    const owner = await world.member();
+    const environment = await environmentWithGrants(owner, 3, [world.owner, world.stranger]);
+    const { data, statements } = await countedGraphql(owner.http, ACTIVE_GRANTS_WITH_RELEASES, { id: environment.id });
+
+    expect(data.environment.activeGrants).toHaveLength(3);
+    expect(data.environment.activeGrants[0].release.owner.name).toEqual(expect.any(String));
+    const selectedByTable = new Map<string, Set<string>>();
+    for (const statement of statements) {
+      const match = /^SELECT (.*?) FROM ([^ ]+)/s.exec(statement);
+      if (!match) continue;
+      const table = unquoted(match[2]!.split(".").pop()!);
+      const columns = selectedByTable.get(table) ?? new Set<string>();
+      for (const item of match[1]!.split(",")) columns.add(unquoted(item.trim().split(/\s+AS\s+/i)[0]!.split(".").pop()!));
+      selectedByTable.set(table, columns);
+    }
+    expect([...selectedByTable.get("ToolRelease")!].sort()).toEqual(["id", "name", "ownerAccountId", "version"]);
+    expect([...selectedByTable.get("Grant")!].sort()).toEqual(["environmentId", "id", "releaseId"]);
   });
 });

@@ -16,7 +16,10 @@ export interface EnvironmentAccess {
 }
 
 /** The actor's role in an environment (its shares loaded, if any), or undefined when it may not see it. */
-export function roleIn(actor: Actor, environment: Environment & { shares?: { accountId: string; role: string }[] }): EnvironmentRole | undefined {
+/** What deciding a role needs of an environment. */
+export type EnvironmentOwnership = Pick<Environment, "id" | "ownerAccountId">;
+
+export function roleIn(actor: Actor, environment: EnvironmentOwnership & { shares?: { accountId: string; role: string }[] }): EnvironmentRole | undefined {
   if (actor.admin || environment.ownerAccountId === actor.id) return "owner";
   const share = environment.shares?.find((candidate) => candidate.accountId === actor.id);
   if (!share) return undefined;
@@ -44,7 +47,7 @@ export function requireOwner(access: EnvironmentAccess): void {
 }
 
 /** Deleted grants are the owner's business: deployers and viewers asking for them get AUTH_FORBIDDEN. */
-export function requireDeletedGrantsReadable(actor: Actor, environment: Environment): void {
+export function requireDeletedGrantsReadable(actor: Actor, environment: EnvironmentOwnership): void {
   if (roleIn(actor, environment) !== "owner") throw forbidden(`only the owner of environment ${environment.id} may list its deleted grants`);
 }
 

@@ -27,6 +27,8 @@ export const EnvironmentType = builder.prismaNode("Environment", {
   description: "A deployment target holding grants of exact tool releases; owned by one account, shareable with others.",
   id: { field: "id" },
   nullable: true,
+  // Select mode (see ToolRelease); the owner too, which the deleted-grants check reads.
+  select: { id: true, ownerAccountId: true },
   fields: (t) => ({
     uuid: t.expose("id", { type: "UUID", description: "The environment's UUID: what `environment(id:)`, `environmentId` arguments and REST take." }),
     name: t.exposeString("name", { description: "Name, unique per owner." }),

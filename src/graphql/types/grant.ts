@@ -6,6 +6,7 @@ export const GrantType = builder.prismaNode("Grant", {
   description: "An environment's grant of one exact tool release.",
   id: { field: "id" },
   nullable: true,
+  select: { id: true },
   fields: (t) => ({
     uuid: t.expose("id", { type: "UUID", description: "The grant's UUID: what `grant(id:)`, the grant mutations and REST take." }),
     environmentId: t.expose("environmentId", { type: "UUID", description: "UUID of the environment holding the grant." }),
@@ -17,7 +18,7 @@ export const GrantType = builder.prismaNode("Grant", {
     followCoordinates: t.exposeBoolean("followCoordinates", {
       description: "Created by coordinates: moves to the new release when its coordinate is superseded.",
     }),
-    lifecycle: t.field({ type: GrantLifecycle, description: "Lifecycle state.", resolve: (grant) => grant.lifecycle as never }),
+    lifecycle: t.field({ type: GrantLifecycle, description: "Lifecycle state.", select: { lifecycle: true }, resolve: (grant) => grant.lifecycle as never }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the grant was created." }),
     createdById: t.expose("createdById", { type: "UUID", description: "UUID of the account that created it." }),
     stateChangedAt: t.expose("stateChangedAt", { type: "DateTime", description: "When its lifecycle last changed." }),

@@ -48,29 +48,9 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
   description: "A published, immutable tool middleware definition owned by an account.",
   id: { field: "id" },
   nullable: true,
-  // Every column but `definition` (tens of KiB each): the fields that read it select it themselves,
-  // so listing releases or walking grants → release → owner never loads definitions it does not show.
-  select: {
-    id: true,
-    ownerAccountId: true,
-    name: true,
-    version: true,
-    sourceKind: true,
-    componentId: true,
-    componentRevision: true,
-    componentName: true,
-    metadataVersion: true,
-    metadataDigest: true,
-    sourceDigest: true,
-    immutable: true,
-    lifecycle: true,
-    origin: true,
-    systemAvailability: true,
-    createdAt: true,
-    createdById: true,
-    stateChangedAt: true,
-    stateChangedById: true,
-  },
+  // Select mode: a query loads the columns its fields ask for and nothing more (exposed fields select
+  // their own column), so walking grants → release → owner never reads definitions or bookkeeping.
+  select: { id: true },
   fields: (t) => ({
     uuid: t.expose("id", { type: "UUID", description: "The release's UUID: what `toolRelease(id:)`, `releaseId` arguments and REST take." }),
     ownerAccountId: t.expose("ownerAccountId", { type: "UUID", description: "UUID of the owning account." }),
@@ -80,6 +60,7 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
     source: t.field({
       type: ReleaseSourceType,
       description: "The component the release was built from.",
+      select: { sourceKind: true, componentId: true, componentRevision: true, componentName: true },
       resolve: (release) => ({
         kind: release.sourceKind,
         componentId: release.componentId,
@@ -88,19 +69,19 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
       }),
     }),
     definition: t.field({
-      select: { definition: true },
+      select: { definition: true, metadataDigest: true },
       type: "JSON",
       description: "The presented surface of the definition (`scope.value.presented`), as in service.md 2.4.",
       resolve: (release) => parsedDefinition(release).scope.value.presented,
     }),
     middlewareDefinition: t.field({
-      select: { definition: true },
+      select: { definition: true, metadataDigest: true },
       type: "JSON",
       description: "The whole middleware definition (service.md 2.5), as returned in grant views.",
       resolve: (release) => parsedDefinition(release),
     }),
     definitionSummary: t.field({
-      select: { definition: true },
+      select: { definition: true, metadataDigest: true },
       type: DefinitionSummaryType,
       description: "Names, doc and commands of the definition as typed fields, for clients that do not want to read the JSON.",
       resolve: (release) => summarizeDefinition(parsedDefinition(release)),
@@ -109,11 +90,12 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
     metadataDigest: t.exposeString("metadataDigest", { description: "`sha256:` digest of the canonical definition." }),
     sourceDigest: t.exposeString("sourceDigest", { description: "`sha256:` digest of the source coordinates." }),
     immutable: t.exposeBoolean("immutable", { description: "Whether the content may never be superseded." }),
-    lifecycle: t.field({ type: ReleaseLifecycle, description: "Lifecycle state.", resolve: (release) => release.lifecycle as never }),
-    origin: t.field({ type: ReleaseOrigin, description: "Who published it.", resolve: (release) => release.origin as never }),
+    lifecycle: t.field({ type: ReleaseLifecycle, description: "Lifecycle state.", select: { lifecycle: true }, resolve: (release) => release.lifecycle as never }),
+    origin: t.field({ type: ReleaseOrigin, description: "Who published it.", select: { origin: true }, resolve: (release) => release.origin as never }),
     systemAvailability: t.field({
       type: SystemAvailability,
       description: "How environments get it.",
+      select: { systemAvailability: true },
       resolve: (release) => release.systemAvailability as never,
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was published." }),
