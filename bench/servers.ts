@@ -1,5 +1,6 @@
 // The two servers under load, each a child process started as its operator would: toolgate through
-// its CLI (`toolgate serve`), the floor through its script. Resolves once each prints its URL.
+// its command (`toolgate serve`: bin/toolgate.js as an executable, with the launcher's memory
+// settings), the floor through its script. Resolves once each prints its URL.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -30,18 +31,19 @@ const ADMIN_TOKEN = `tg_bench_admin_${"x".repeat(32)}`;
 export function startToolgate(databaseUrl: string): Promise<RunningServer> {
   return start(
     "toolgate",
-    ["bin/toolgate.js", "serve", "--port", "0", "--host", "127.0.0.1"],
+    "bin/toolgate.js",
+    ["serve", "--port", "0", "--host", "127.0.0.1"],
     { ...TOOLGATE_ENV, TOOLGATE_DATABASE_URL: databaseUrl, TOOLGATE_ADMIN_TOKEN: ADMIN_TOKEN },
   );
 }
 
 export function startFloor(databaseUrl: string): Promise<RunningServer> {
-  return start("floor", ["--import", "tsx", "bench/floor/server.ts", databaseUrl], { NODE_ENV: "production" });
+  return start("floor", process.execPath, ["--import", "tsx", "bench/floor/server.ts", databaseUrl], { NODE_ENV: "production" });
 }
 
-function start(name: string, args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<RunningServer> {
+function start(name: string, command: string, args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<RunningServer> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } });
+  const child = spawn(command, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } });
   let output = "";
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {

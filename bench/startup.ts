@@ -1,4 +1,5 @@
-// Start-up costs the issue tracks: `toolgate --help` (wall time of the whole process). The time a
+// Start-up costs the issue tracks: `toolgate --help` (wall time of the whole process, run as the
+// `toolgate` command). The time a
 // server takes to be ready is measured where the harness starts it (bench/servers.ts).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -10,7 +11,7 @@ export function timeHelp(times: number): { medianMs: number; samplesMs: number[]
   const samplesMs: number[] = [];
   for (let i = 0; i < times; i++) {
     const started = performance.now();
-    const result = spawnSync(process.execPath, ["bin/toolgate.js", "--help"], { cwd: ROOT, encoding: "utf8" });
+    const result = spawnSync("bin/toolgate.js", ["--help"], { cwd: ROOT, encoding: "utf8" });
     if (result.status !== 0) throw new Error(`toolgate --help failed (${result.status}): ${result.stderr}`);
     samplesMs.push(performance.now() - started);
   }
