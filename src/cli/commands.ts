@@ -93,7 +93,6 @@ async function serve(config: Config): Promise<void> {
       return demo;
     },
   });
-  printBanner(service, config, demo?.shellVariables);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -107,8 +106,10 @@ async function serve(config: Config): Promise<void> {
     }
     process.exit(0);
   };
+  // Before the banner: whoever waits for it (an orchestrator, a test) may signal at once.
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  printBanner(service, config, demo?.shellVariables);
 }
 
 export async function runCommand(positionals: string[], options: Options): Promise<void> {

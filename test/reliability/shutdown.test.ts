@@ -155,4 +155,12 @@ describeEachDatabase("SIGTERM", (provider) => {
     expect(exit.at - signalled).toBeLessThan(graceMs + 3000);
     expect(serving.stdout()).toContain("grace period over");
   });
+
+  it("exits 0 on a SIGTERM sent the moment the banner is out", async () => {
+    scratch = await createScratchDatabase(provider, POSTGRES_URL);
+    // An orchestrator may stop a replica as soon as it reports ready; the handler is in place by then.
+    serving = await serveToolgate({ TOOLGATE_DATABASE_URL: scratch.url, TOOLGATE_ADMIN_TOKEN: `tg_early_admin_${"e".repeat(32)}` });
+    serving.child.kill("SIGTERM");
+    expect(await serving.exited).toMatchObject({ code: 0, signal: null });
+  });
 });
