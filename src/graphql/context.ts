@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
 import { requireActor, type Actor, type Authentication } from "../domain/actor.js";
 import { authenticate, type TokenLookup } from "../domain/tokens.js";
+import { JsonSources } from "./json-sources.js";
 
 export interface Context {
   db: Database;
@@ -13,6 +14,8 @@ export interface Context {
   authorization: string | null;
   /** The authenticated account; throws AUTH_UNAUTHORIZED for anonymous or rejected requests. */
   actor(): Actor;
+  /** Stored JSON texts of the values resolvers handed out, for REST bodies to splice in. */
+  jsonSources: JsonSources;
 }
 
 export interface ContextDependencies {
@@ -31,5 +34,6 @@ export async function createContext(deps: ContextDependencies, request: Request,
     authentication,
     authorization: request.headers.get("authorization"),
     actor: () => requireActor(authentication),
+    jsonSources: new JsonSources(),
   };
 }

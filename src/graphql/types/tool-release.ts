@@ -4,6 +4,7 @@ import type { MiddlewareDefinition } from "../../domain/definitions/index.js";
 import { releaseGrantsWhere } from "../../domain/permissions/index.js";
 import { LRUCache } from "lru-cache";
 import { builder } from "../builder.js";
+import { serializesTo, type JsonSources } from "../json-sources.js";
 import { PagedList } from "../pagination.js";
 import { ReleaseLifecycle, ReleaseOrigin, SystemAvailability } from "../enums.js";
 import { DefinitionSummaryType, summarizeDefinition } from "./definition-view.js";
@@ -31,13 +32,23 @@ export const ReleaseSourceType = builder.objectRef<ReleaseSource>("ReleaseSource
  * so a parsed definition can serve every request that reads that content (read-only).
  */
 const parsedDefinitions = new LRUCache<string, MiddlewareDefinition>({ max: 1000 });
+/** Parsed definitions that serialize to exactly their stored text (most: see `serializesTo`). */
+const serializeToStoredText = new WeakSet<MiddlewareDefinition>();
 
 export function parsedDefinition(release: Pick<ToolRelease, "definition" | "metadataDigest">): MiddlewareDefinition {
   let definition = parsedDefinitions.get(release.metadataDigest);
   if (!definition) {
     definition = JSON.parse(release.definition) as MiddlewareDefinition;
+    if (serializesTo(definition, release.definition)) serializeToStoredText.add(definition);
     parsedDefinitions.set(release.metadataDigest, definition);
   }
+  return definition;
+}
+
+/** The whole parsed definition, its stored text noted for REST bodies when it serializes to it. */
+function wholeDefinition(release: Pick<ToolRelease, "definition" | "metadataDigest">, sources: JsonSources): MiddlewareDefinition {
+  const definition = parsedDefinition(release);
+  if (serializeToStoredText.has(definition)) sources.note(definition, release.definition);
   return definition;
 }
 
@@ -78,7 +89,7 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
       select: { definition: true, metadataDigest: true },
       type: "JSON",
       description: "The whole middleware definition (service.md 2.5), as returned in grant views.",
-      resolve: (release) => parsedDefinition(release),
+      resolve: (release, _args, context) => wholeDefinition(release, context.jsonSources),
     }),
     definitionSummary: t.field({
       select: { definition: true, metadataDigest: true },

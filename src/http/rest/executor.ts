@@ -7,6 +7,7 @@ import { maskError, requestErrorFor } from "../../graphql/error-codes.js";
 import { errorResponse } from "../errors.js";
 import { readJsonBody } from "./body.js";
 import { restProblem } from "./problems.js";
+import { stringifySplicing } from "./spliced-json.js";
 import type { RestRoute } from "./route.js";
 
 export interface PreparedRoute {
@@ -45,7 +46,8 @@ export async function runRoute(
     // A result without errors has the shape the route's typed document declares.
     const responseBody = prepared.route.respond(result.data!);
     const { status } = prepared.route.contract.success;
-    return responseBody === undefined ? new Response(null, { status }) : Response.json(responseBody, { status });
+    if (responseBody === undefined) return new Response(null, { status });
+    return new Response(stringifySplicing(responseBody, context.jsonSources), { status, headers: { "content-type": "application/json" } });
   } catch (error) {
     return errorResponse(maskError(error, onUnexpected));
   }

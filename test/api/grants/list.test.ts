@@ -38,6 +38,8 @@ describeEachDatabase("GET /v1/envs/{environment_id}/tool-middlewares: list activ
     const result = await world.owner.http.get(paths.grants(environment.id));
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ values: [await grantViewOf(world, first.id), await grantViewOf(world, second.id)] });
+    // The stored definitions are spliced in as text (src/http/rest/spliced-json.ts): byte for byte what JSON.stringify writes.
+    expect(result.text).toBe(JSON.stringify(result.body));
   });
 
   it("answers {values: []} for an environment without grants", async () => {

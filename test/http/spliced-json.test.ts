@@ -1,0 +1,53 @@
+// REST bodies with stored JSON texts spliced in are exactly what JSON.stringify writes.
+import { describe, expect, it } from "vitest";
+import { JsonSources, serializesTo } from "../../src/graphql/json-sources.js";
+import { stringifySplicing } from "../../src/http/rest/spliced-json.js";
+
+const definition = (name: string) => ({ name, commands: [{ path: ["run"], doc: "Runs \"it\" \u2028 now" }], flags: { verbose: true, level: 3.5 } });
+
+function sourcesOf(...values: object[]): JsonSources {
+  const sources = new JsonSources();
+  for (const value of values) sources.note(value, JSON.stringify(value));
+  return sources;
+}
+
+describe("stringifySplicing", () => {
+  it("writes what JSON.stringify writes, with every noted value spliced in as its text", () => {
+    const first = definition("first");
+    const second = definition("second");
+    const body = { values: [{ grant: { id: "g1", at: new Date(0) }, release: { definition: first } }, { release: { definition: second } }] };
+    const sources = new JsonSources();
+    // Texts that differ from the value's serialization show that the text, not the value, is written.
+    sources.note(first, '{"spliced":1}');
+    sources.note(second, '{"spliced":2}');
+    expect(stringifySplicing(body, sources)).toBe(
+      JSON.stringify({ values: [{ grant: { id: "g1", at: new Date(0) }, release: { definition: { spliced: 1 } } }, { release: { definition: { spliced: 2 } } }] }),
+    );
+  });
+
+  it("splices a value shared by several members at each place", () => {
+    const shared = definition("shared");
+    const body = { a: shared, b: [shared, { c: shared }] };
+    expect(stringifySplicing(body, sourcesOf(shared))).toBe(JSON.stringify(body));
+  });
+
+  it("leaves data that looks like its placeholder alone", () => {
+    const noted = definition("noted");
+    const body = { trap: "\u0000", other: '"\\u0000"', definition: noted, after: "\u0000x\u0000" };
+    expect(stringifySplicing(body, sourcesOf(noted))).toBe(JSON.stringify(body));
+  });
+
+  it("is JSON.stringify when nothing was noted, or nothing noted is in the body", () => {
+    const body = { values: [definition("plain")] };
+    expect(stringifySplicing(body, new JsonSources())).toBe(JSON.stringify(body));
+    expect(stringifySplicing(body, sourcesOf(definition("elsewhere")))).toBe(JSON.stringify(body));
+  });
+});
+
+describe("serializesTo", () => {
+  it("holds for canonical JSON without integer-like keys, and not for objects with them", () => {
+    expect(serializesTo(JSON.parse('{"a":1,"b":[true,null,"x"]}'), '{"a":1,"b":[true,null,"x"]}')).toBe(true);
+    // Canonical order sorts "10" before "9"; a parsed object lists integer keys in numeric order.
+    expect(serializesTo(JSON.parse('{"10":1,"9":2}'), '{"10":1,"9":2}')).toBe(false);
+  });
+});
