@@ -47,7 +47,9 @@ export async function runRoute(
     const responseBody = prepared.route.respond(result.data!);
     const { status } = prepared.route.contract.success;
     if (responseBody === undefined) return new Response(null, { status });
-    return new Response(stringifySplicing(responseBody, context.jsonSources), { status, headers: { "content-type": "application/json" } });
+    // Bytes, not a string: undici would scan a string body for lone surrogates and encode it again.
+    const bytes = Buffer.from(stringifySplicing(responseBody, context.jsonSources), "utf8");
+    return new Response(bytes, { status, headers: { "content-type": "application/json" } });
   } catch (error) {
     return errorResponse(maskError(error, onUnexpected));
   }
