@@ -15,10 +15,10 @@ export interface EnvironmentAccess {
   role: EnvironmentRole;
 }
 
-/** The actor's role in an environment (its shares loaded, if any), or undefined when it may not see it. */
 /** What deciding a role needs of an environment. */
 export type EnvironmentOwnership = Pick<Environment, "id" | "ownerAccountId">;
 
+/** The actor's role in an environment (its shares loaded, if any), or undefined when it may not see it. */
 export function roleIn(actor: Actor, environment: EnvironmentOwnership & { shares?: { accountId: string; role: string }[] }): EnvironmentRole | undefined {
   if (actor.admin || environment.ownerAccountId === actor.id) return "owner";
   const share = environment.shares?.find((candidate) => candidate.accountId === actor.id);
