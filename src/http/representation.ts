@@ -1,6 +1,7 @@
 // The last step before a response leaves: its cache policy, ETag and 304, its content coding, and
 // no body for HEAD. Successful reads of /v1 and /graphql (GET and HEAD answering 200) are
 // revalidated with a strong ETag; everything else (errors, writes, health checks) is never stored.
+import { byteResponse, knownBytesOf } from "./byte-body.js";
 import { compressionStream, createCompressedBodyCache, isCompressible, MIN_COMPRESSED_BYTES, negotiateContentCoding, type ContentCoding } from "./compression.js";
 import { ifNoneMatchMatches, strongETag } from "./etag.js";
 
@@ -24,7 +25,7 @@ export function createRepresentation(): Represent {
 
   /** A 200 read: buffered (it is one JSON or HTML string already), tagged, maybe 304, maybe compressed. */
   const revalidated = async (request: Request, response: Response, coding: ContentCoding | undefined): Promise<Response> => {
-    const body = new Uint8Array(await response.arrayBuffer()) as Uint8Array<ArrayBuffer>;
+    const body = (knownBytesOf(response) ?? new Uint8Array(await response.arrayBuffer())) as Uint8Array<ArrayBuffer>;
     const used = coding && body.byteLength >= MIN_COMPRESSED_BYTES ? coding : undefined;
     const etag = strongETag(body, used);
     const headers = new Headers(response.headers);
@@ -42,7 +43,8 @@ export function createRepresentation(): Represent {
     const sent = used ? await compressedBodies.compress(etag, body, used) : body;
     if (used) headers.set("content-encoding", used);
     headers.set("content-length", String(sent.byteLength));
-    return new Response(request.method === "HEAD" ? null : sent, { status: response.status, statusText: response.statusText, headers });
+    const init = { status: response.status, statusText: response.statusText, headers };
+    return request.method === "HEAD" ? new Response(null, init) : byteResponse(sent, init);
   };
 
   /** Anything else: streamed through, compressed once it proves to be at least MIN_COMPRESSED_BYTES long. */

@@ -1,7 +1,9 @@
 // REST bodies with stored JSON texts spliced in are exactly what JSON.stringify writes.
 import { describe, expect, it } from "vitest";
 import { JsonSources, serializesTo } from "../../src/graphql/json-sources.js";
-import { stringifySplicing } from "../../src/http/rest/spliced-json.js";
+import { encodeSplicing, utf8Of } from "../../src/http/rest/spliced-json.js";
+
+const stringifySplicing = (value: unknown, sources: JsonSources) => encodeSplicing(value, sources).toString("utf8");
 
 const definition = (name: string) => ({ name, commands: [{ path: ["run"], doc: "Runs \"it\" \u2028 now" }], flags: { verbose: true, level: 3.5 } });
 
@@ -11,7 +13,7 @@ function sourcesOf(...values: object[]): JsonSources {
   return sources;
 }
 
-describe("stringifySplicing", () => {
+describe("encodeSplicing", () => {
   it("writes what JSON.stringify writes, with every noted value spliced in as its text", () => {
     const first = definition("first");
     const second = definition("second");
@@ -41,6 +43,14 @@ describe("stringifySplicing", () => {
     const body = { values: [definition("plain")] };
     expect(stringifySplicing(body, new JsonSources())).toBe(JSON.stringify(body));
     expect(stringifySplicing(body, sourcesOf(definition("elsewhere")))).toBe(JSON.stringify(body));
+  });
+});
+
+describe("utf8Of", () => {
+  it("encodes the pieces as the UTF-8 of their concatenation, multi-byte characters included", () => {
+    const pieces = ["[", '"caf\u00e9 \u{1F680}"', ",", "", '"\u2028"', "]"];
+    expect(utf8Of(pieces).equals(Buffer.from(pieces.join(""), "utf8"))).toBe(true);
+    expect(utf8Of(["only"]).toString("utf8")).toBe("only");
   });
 });
 

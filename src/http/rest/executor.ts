@@ -7,7 +7,8 @@ import { maskError, requestErrorFor } from "../../graphql/error-codes.js";
 import { errorResponse } from "../errors.js";
 import { readJsonBody } from "./body.js";
 import { restProblem } from "./problems.js";
-import { stringifySplicing } from "./spliced-json.js";
+import { byteResponse } from "../byte-body.js";
+import { encodeSplicing } from "./spliced-json.js";
 import type { RestRoute } from "./route.js";
 
 export interface PreparedRoute {
@@ -48,8 +49,7 @@ export async function runRoute(
     const { status } = prepared.route.contract.success;
     if (responseBody === undefined) return new Response(null, { status });
     // Bytes, not a string: undici would scan a string body for lone surrogates and encode it again.
-    const bytes = Buffer.from(stringifySplicing(responseBody, context.jsonSources), "utf8");
-    return new Response(bytes, { status, headers: { "content-type": "application/json" } });
+    return byteResponse(encodeSplicing(responseBody, context.jsonSources), { status, headers: { "content-type": "application/json" } });
   } catch (error) {
     return errorResponse(maskError(error, onUnexpected));
   }

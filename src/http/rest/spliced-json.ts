@@ -1,10 +1,11 @@
 // A REST body as JSON.stringify writes it, with the values whose JSON text is known (JsonSources)
-// written as that text rather than serialized again.
+// written as that text rather than serialized again, encoded as UTF-8.
 import { randomUUID } from "node:crypto";
 import type { JsonSources } from "../../graphql/json-sources.js";
 
-export function stringifySplicing(value: unknown, sources: JsonSources): string {
-  if (sources.size === 0) return JSON.stringify(value);
+/** The body's JSON text in pieces: the serialized skeleton around each known value's text. */
+export function splicedJsonPieces(value: unknown, sources: JsonSources): string[] {
+  if (sources.size === 0) return [JSON.stringify(value)];
   const texts: string[] = [];
   // Stands in for each known value; random per body, so no string in the data can look like it.
   const marker = `\u0000${randomUUID()}\u0000`;
@@ -15,9 +16,29 @@ export function stringifySplicing(value: unknown, sources: JsonSources): string 
     texts.push(text);
     return marker;
   });
-  if (texts.length === 0) return skeleton;
+  if (texts.length === 0) return [skeleton];
   const parts = skeleton.split(JSON.stringify(marker));
-  let body = parts[0]!;
-  for (let index = 0; index < texts.length; index += 1) body += texts[index]! + parts[index + 1]!;
-  return body;
+  const pieces = [parts[0]!];
+  for (let index = 0; index < texts.length; index += 1) pieces.push(texts[index]!, parts[index + 1]!);
+  return pieces;
+}
+
+/**
+ * The pieces' UTF-8 bytes, each piece encoded in place. Joining them into one string first would
+ * cost 15 times as much on a list of 50 grant views: V8 flattens the 1.4 MB concatenation before
+ * encoding it.
+ */
+export function utf8Of(pieces: readonly string[]): Buffer {
+  if (pieces.length === 1) return Buffer.from(pieces[0]!, "utf8");
+  let length = 0;
+  for (const piece of pieces) length += Buffer.byteLength(piece, "utf8");
+  const bytes = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const piece of pieces) offset += bytes.write(piece, offset, "utf8");
+  return bytes;
+}
+
+/** The body's UTF-8 bytes: what `Buffer.from(JSON.stringify(value))` gives, known values spliced in. */
+export function encodeSplicing(value: unknown, sources: JsonSources): Buffer {
+  return utf8Of(splicedJsonPieces(value, sources));
 }
