@@ -4,20 +4,30 @@ import type { GrantSummaryRow, GrantViewRow, ReleaseRow } from "./store.js";
 
 const s = JSON.stringify;
 
-/** service.md 2.2 grant view, as GET /v1/environment-tool-middleware-grants/:id and the list answer it. */
-export function grantViewJson(row: GrantViewRow): string {
-  return (
+/**
+ * service.md 2.2 grant view, as GET /v1/environment-tool-middleware-grants/:id and the list answer
+ * it, in pieces around the stored definition text (app.ts encodes pieces without joining them).
+ */
+export function grantViewPieces(row: GrantViewRow): string[] {
+  return [
     `{"grant":{"id":${s(row.id)},"environmentId":${s(row.environmentId)},"toolMiddlewareReleaseId":${s(row.releaseId)},` +
-    `"protected":${row.protected},"automatic":${row.automatic},"followCoordinates":${row.followCoordinates},"lifecycle":${s(row.lifecycle)},` +
-    `"createdAt":${s(row.createdAt)},"createdBy":${s(row.createdById)},"stateChangedAt":${s(row.stateChangedAt)},"stateChangedBy":${s(row.stateChangedById)}},` +
-    `"release":{"id":${s(row.releaseId)},"name":${s(row.releaseName)},"version":${s(row.releaseVersion)},"definition":${row.definition},` +
-    `"metadataVersion":${s(row.metadataVersion)},"metadataDigest":${s(row.metadataDigest)},"sourceDigest":${s(row.sourceDigest)}},` +
-    `"releaseOwner":{"id":${s(row.ownerId)},"name":${s(row.ownerName)},"email":${s(row.ownerEmail)}}}`
-  );
+      `"protected":${row.protected},"automatic":${row.automatic},"followCoordinates":${row.followCoordinates},"lifecycle":${s(row.lifecycle)},` +
+      `"createdAt":${s(row.createdAt)},"createdBy":${s(row.createdById)},"stateChangedAt":${s(row.stateChangedAt)},"stateChangedBy":${s(row.stateChangedById)}},` +
+      `"release":{"id":${s(row.releaseId)},"name":${s(row.releaseName)},"version":${s(row.releaseVersion)},"definition":`,
+    row.definition,
+    `,"metadataVersion":${s(row.metadataVersion)},"metadataDigest":${s(row.metadataDigest)},"sourceDigest":${s(row.sourceDigest)}},` +
+      `"releaseOwner":{"id":${s(row.ownerId)},"name":${s(row.ownerName)},"email":${s(row.ownerEmail)}}}`,
+  ];
 }
 
-export function grantViewListJson(rows: GrantViewRow[]): string {
-  return `{"values":[${rows.map(grantViewJson).join(",")}]}`;
+export function grantViewListPieces(rows: GrantViewRow[]): string[] {
+  const pieces = ['{"values":['];
+  rows.forEach((row, index) => {
+    if (index > 0) pieces.push(",");
+    pieces.push(...grantViewPieces(row));
+  });
+  pieces.push("]}");
+  return pieces;
 }
 
 /** service.md 2.4 tool release: its `definition` is the presented surface, so the stored text is parsed. */
