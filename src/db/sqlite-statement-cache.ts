@@ -17,11 +17,21 @@ interface StatementView {
   run(): BetterSqlite3.RunResult;
 }
 
-function viewOf(statement: Statement, args: unknown[] = []): StatementView {
+/**
+ * A statement's result columns are fixed by its SQL text (Prisma names every column), yet the adapter
+ * asks for them at every query: ~2 % of a release read.
+ */
+interface CachedStatement {
+  statement: Statement;
+  columns?: BetterSqlite3.ColumnDefinition[];
+}
+
+function viewOf(cached: CachedStatement, args: unknown[] = []): StatementView {
+  const { statement } = cached;
   return {
     reader: statement.reader,
-    bind: (bound) => viewOf(statement, bound),
-    columns: () => statement.columns(),
+    bind: (bound) => viewOf(cached, bound),
+    columns: () => (cached.columns ??= statement.columns()),
     raw: (toggle = true) => ({ all: () => statement.raw(toggle).all(args) }),
     run: () => statement.run(args),
   };
@@ -29,14 +39,14 @@ function viewOf(statement: Statement, args: unknown[] = []): StatementView {
 
 /** Makes `database.prepare` answer from a bounded cache of statements, keyed by SQL text. */
 export function reusePreparedStatements(database: BetterSqlite3.Database, maxStatements = 500): void {
-  const cache = new LRUCache<string, Statement>({ max: maxStatements });
+  const cache = new LRUCache<string, CachedStatement>({ max: maxStatements });
   const prepare = database.prepare.bind(database);
   database.prepare = ((sql: string) => {
-    let statement = cache.get(sql);
-    if (!statement) {
-      statement = prepare<unknown[]>(sql);
-      cache.set(sql, statement);
+    let cached = cache.get(sql);
+    if (!cached) {
+      cached = { statement: prepare<unknown[]>(sql) };
+      cache.set(sql, cached);
     }
-    return viewOf(statement);
+    return viewOf(cached);
   }) as unknown as typeof database.prepare;
 }
