@@ -4,10 +4,10 @@ import { execute, GraphQLError, validate, type DocumentNode, type GraphQLSchema 
 import type { IRequest } from "itty-router";
 import type { Context } from "../../graphql/context.js";
 import { maskError, requestErrorFor } from "../../graphql/error-codes.js";
+import { byteResponse } from "../byte-body.js";
 import { errorResponse } from "../errors.js";
 import { readJsonBody } from "./body.js";
 import { restProblem } from "./problems.js";
-import { byteResponse } from "../byte-body.js";
 import { encodeSplicing } from "./spliced-json.js";
 import type { RestRoute } from "./route.js";
 
