@@ -35,10 +35,11 @@ export const AccountType = builder.prismaNode("Account", {
   description: "A principal: owns environments and tool releases and authenticates with API tokens.",
   id: { field: "id" },
   nullable: true,
-  select: { id: true },
+  // Select mode, identifying columns with the type (see ToolRelease).
+  select: { id: true, name: true },
   fields: (t) => ({
-    uuid: t.expose("id", { type: "UUID", description: "The account's UUID: what `account(id:)`, `accountId` arguments and REST take." }),
-    name: t.exposeString("name", { description: "Display name." }),
+    uuid: t.field({ type: "UUID", description: "The account's UUID: what `account(id:)`, `accountId` arguments and REST take.", resolve: (account) => account.id }),
+    name: t.string({ description: "Display name.", resolve: (account) => account.name }),
     email: t.exposeString("email", { description: "Unique e-mail address; names the account in BY_COORDINATES selectors." }),
     plan: t.field({ type: AccountPlan, description: "Plan that sets the account's limits.", select: { plan: true }, resolve: (account) => effectivePlan(account.plan) }),
     admin: t.exposeBoolean("admin", { description: "Administrators bypass every permission check." }),

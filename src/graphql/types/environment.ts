@@ -27,12 +27,13 @@ export const EnvironmentType = builder.prismaNode("Environment", {
   description: "A deployment target holding grants of exact tool releases; owned by one account, shareable with others.",
   id: { field: "id" },
   nullable: true,
-  // Select mode (see ToolRelease); the owner too, which the deleted-grants check reads.
-  select: { id: true, ownerAccountId: true },
+  // Select mode, identifying columns with the type (see ToolRelease); the owner is also what the
+  // deleted-grants check reads.
+  select: { id: true, ownerAccountId: true, name: true },
   fields: (t) => ({
-    uuid: t.expose("id", { type: "UUID", description: "The environment's UUID: what `environment(id:)`, `environmentId` arguments and REST take." }),
-    name: t.exposeString("name", { description: "Name, unique per owner." }),
-    ownerAccountId: t.expose("ownerAccountId", { type: "UUID", description: "UUID of the owning account." }),
+    uuid: t.field({ type: "UUID", description: "The environment's UUID: what `environment(id:)`, `environmentId` arguments and REST take.", resolve: (environment) => environment.id }),
+    name: t.string({ description: "Name, unique per owner.", resolve: (environment) => environment.name }),
+    ownerAccountId: t.field({ type: "UUID", description: "UUID of the owning account.", resolve: (environment) => environment.ownerAccountId }),
     owner: t.relation("owner", { description: "The owning account." }),
     versionCheck: t.exposeBoolean("versionCheck", {
       description: "When true, only immutable releases may be granted and published content may never change.",

@@ -6,12 +6,13 @@ export const GrantType = builder.prismaNode("Grant", {
   description: "An environment's grant of one exact tool release.",
   id: { field: "id" },
   nullable: true,
-  select: { id: true },
+  // Select mode, identifying columns with the type (see ToolRelease).
+  select: { id: true, environmentId: true, releaseId: true },
   fields: (t) => ({
-    uuid: t.expose("id", { type: "UUID", description: "The grant's UUID: what `grant(id:)`, the grant mutations and REST take." }),
-    environmentId: t.expose("environmentId", { type: "UUID", description: "UUID of the environment holding the grant." }),
+    uuid: t.field({ type: "UUID", description: "The grant's UUID: what `grant(id:)`, the grant mutations and REST take.", resolve: (grant) => grant.id }),
+    environmentId: t.field({ type: "UUID", description: "UUID of the environment holding the grant.", resolve: (grant) => grant.environmentId }),
     environment: t.relation("environment", { description: "The environment holding the grant." }),
-    releaseId: t.expose("releaseId", { type: "UUID", description: "UUID of the granted release (REST: toolMiddlewareReleaseId)." }),
+    releaseId: t.field({ type: "UUID", description: "UUID of the granted release (REST: toolMiddlewareReleaseId).", resolve: (grant) => grant.releaseId }),
     release: t.relation("release", { description: "The granted release." }),
     protected: t.exposeBoolean("protected", { description: "Provisioned by the system; users can never delete or restore it." }),
     automatic: t.exposeBoolean("automatic", { description: "Managed by reconciliation (true) or by a person (false)." }),
