@@ -1,6 +1,6 @@
 // Start-up costs the issue tracks: `toolgate --help` (wall time of the whole process, run as the
 // `toolgate` command). The time a server takes to be ready is measured where the harness starts it
-// (bench/servers.ts).
+// (bench/servers.ts), over three starts (bench/run.ts).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { median } from "./measure.js";
