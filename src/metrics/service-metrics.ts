@@ -1,6 +1,6 @@
 // Everything /metrics reports for one running service: its requests, its SQL statements, its
 // PostgreSQL pool, and the process's own metrics (CPU, memory, event loop lag, GC) from prom-client.
-import { collectDefaultMetrics, Gauge, Registry, type Metric } from "prom-client";
+import { collectDefaultMetrics, Gauge, Registry, type Counter, type Metric } from "prom-client";
 import type { PoolUsage } from "../db/client.js";
 import type { DatabaseProvider } from "../db/prisma-schemas.js";
 import { STATEMENT_KINDS, type QueryObserver, type StatementKind } from "../db/query-timing.js";
@@ -26,9 +26,20 @@ let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
+    const spentBefore = process.cpuUsage();
     collectDefaultMetrics({ register: processRegistry });
+    countCpuSpentBefore(processRegistry, spentBefore);
   }
   return processRegistry;
+}
+
+// prom-client's CPU counters start at zero when they are made, but Prometheus' process_cpu_* are the
+// process's CPU since it started; a scrape soon after start would otherwise read 0 (CPU time moves in ticks).
+function countCpuSpentBefore(registry: Registry, spent: NodeJS.CpuUsage): void {
+  const add = (name: string, micros: number) => (registry.getSingleMetric(name) as Counter | undefined)?.inc(micros / 1e6);
+  add("process_cpu_user_seconds_total", spent.user);
+  add("process_cpu_system_seconds_total", spent.system);
+  add("process_cpu_seconds_total", spent.user + spent.system);
 }
 
 export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics {

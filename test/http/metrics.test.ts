@@ -47,7 +47,11 @@ describeEachDatabase("/metrics", (provider) => {
     const { status, contentType, samples } = await scrape(`${service.url}/metrics`);
     expect(status).toBe(200);
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
+    // The process's CPU since it started (this test runs in the service's process), as Prometheus defines it.
+    const spent = process.cpuUsage();
     expect(valueOf(samples, "process_cpu_user_seconds_total")).toBeGreaterThan(0);
+    expect(valueOf(samples, "process_cpu_seconds_total")).toBeLessThanOrEqual((spent.user + spent.system) / 1e6);
+    expect(valueOf(samples, "process_cpu_seconds_total")).toBeGreaterThan(((spent.user + spent.system) / 1e6) * 0.5);
     expect(valueOf(samples, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
     expect(service.metricsUrl).toBe(`${service.url}/metrics`);
   });
