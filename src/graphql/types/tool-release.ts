@@ -1,6 +1,6 @@
 // ToolRelease: an account's published, immutable tool middleware definition.
 import type { Grant, ToolRelease } from "../../db/generated/sqlite/client.js";
-import type { MiddlewareDefinition } from "../../domain/definitions/index.js";
+import { presentedSurface, type MiddlewareDefinition, type PresentedSurface } from "../../domain/definitions/index.js";
 import { releaseGrantsWhere } from "../../domain/permissions/index.js";
 import { LRUCache } from "lru-cache";
 import { builder } from "../builder.js";
@@ -52,6 +52,31 @@ function wholeDefinition(release: Pick<ToolRelease, "definition" | "metadataDige
   return definition;
 }
 
+/**
+ * Where the presented surface's JSON text lies in the stored text, by parsed definition; null when it
+ * is not there (its serialization differs: integer-like keys). The stored text is the canonical JSON
+ * of the definition, so the surface's text is a part of it, and equal digests mean equal texts.
+ */
+const presentedTextSpans = new WeakMap<MiddlewareDefinition, { start: number; end: number } | null>();
+
+/**
+ * The presented surface (`scope.value.presented`), its text noted for REST bodies as a slice of the
+ * stored text (V8 slices without copying): the release read serialized it anew at every request.
+ */
+export function releasePresentedSurface(release: Pick<ToolRelease, "definition" | "metadataDigest">, sources: JsonSources): PresentedSurface {
+  const definition = parsedDefinition(release);
+  const presented = presentedSurface(definition);
+  let span = presentedTextSpans.get(definition);
+  if (span === undefined) {
+    const text = JSON.stringify(presented);
+    const start = release.definition.indexOf(text);
+    span = start < 0 ? null : { start, end: start + text.length };
+    presentedTextSpans.set(definition, span);
+  }
+  if (span) sources.note(presented, release.definition.slice(span.start, span.end));
+  return presented;
+}
+
 /** Where a release is granted, for its owner: oldest grant first. */
 const RELEASE_GRANT_PAGES = new PagedList<Grant>("Grant", [{ createdAt: "asc" }, { id: "asc" }]);
 
@@ -86,7 +111,7 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
       select: { definition: true, metadataDigest: true },
       type: "JSON",
       description: "The presented surface of the definition (`scope.value.presented`), as in service.md 2.4.",
-      resolve: (release) => parsedDefinition(release).scope.value.presented,
+      resolve: (release, _args, context) => releasePresentedSurface(release, context.jsonSources),
     }),
     middlewareDefinition: t.field({
       select: { definition: true, metadataDigest: true },

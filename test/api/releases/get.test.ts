@@ -46,6 +46,13 @@ describeEachDatabase("GET /v1/tool-releases/{release_id}: get a tool release", (
     expect(body.definition.commands.nodes.length).toBeGreaterThan(0);
   });
 
+  it("writes the body byte for byte as JSON.stringify would, the presented surface taken from the stored text", async () => {
+    for (let request = 0; request < 2; request++) {
+      const result = await world.owner.http.get(`/v1/tool-releases/${release.id}`);
+      expect(result.text).toBe(JSON.stringify(result.body));
+    }
+  });
+
   it("gives metadataVersion 0.1.0 and the sha256: digest of the whole canonical definition", async () => {
     const { body } = await world.owner.http.get(`/v1/tool-releases/${release.id}`);
     expect(body.metadataVersion).toBe("0.1.0");
