@@ -1,11 +1,9 @@
 // ToolRelease: an account's published, immutable tool middleware definition.
 import type { Grant, ToolRelease } from "../../db/generated/sqlite/client.js";
-import { presentedSurface, type MiddlewareDefinition, type PresentedSurface } from "../../domain/definitions/index.js";
 import { releaseGrantsWhere } from "../../domain/permissions/index.js";
-import { LRUCache } from "lru-cache";
 import { builder } from "../builder.js";
-import { serializesTo, type JsonSources } from "../json-sources.js";
 import { PagedList } from "../pagination.js";
+import { releaseDefinition, releasePresentedSurface, wholeDefinition } from "../stored-definitions.js";
 import { ReleaseLifecycle, ReleaseOrigin, SystemAvailability } from "../enums.js";
 import { DefinitionSummaryType, summarizeDefinition } from "./definition-view.js";
 import { GrantConnection, GrantType } from "./grant.js";
@@ -26,56 +24,6 @@ export const ReleaseSourceType = builder.objectRef<ReleaseSource>("ReleaseSource
     componentName: t.exposeString("componentName", { description: "Component name." }),
   }),
 });
-
-/**
- * Parsed definitions by metadataDigest. Equal digest means equal content, and releases never change,
- * so a parsed definition can serve every request that reads that content (read-only).
- */
-const parsedDefinitions = new LRUCache<string, MiddlewareDefinition>({ max: 1000 });
-/** Parsed definitions that serialize to exactly their stored text (most: see `serializesTo`). */
-const serializeToStoredText = new WeakSet<MiddlewareDefinition>();
-
-export function parsedDefinition(release: Pick<ToolRelease, "definition" | "metadataDigest">): MiddlewareDefinition {
-  let definition = parsedDefinitions.get(release.metadataDigest);
-  if (!definition) {
-    definition = JSON.parse(release.definition) as MiddlewareDefinition;
-    if (serializesTo(definition, release.definition)) serializeToStoredText.add(definition);
-    parsedDefinitions.set(release.metadataDigest, definition);
-  }
-  return definition;
-}
-
-/** The whole parsed definition, its stored text noted for REST bodies when it serializes to it. */
-function wholeDefinition(release: Pick<ToolRelease, "definition" | "metadataDigest">, sources: JsonSources): MiddlewareDefinition {
-  const definition = parsedDefinition(release);
-  if (serializeToStoredText.has(definition)) sources.note(definition, release.definition);
-  return definition;
-}
-
-/**
- * Where the presented surface's JSON text lies in the stored text, by parsed definition; null when it
- * is not there (its serialization differs: integer-like keys). The stored text is the canonical JSON
- * of the definition, so the surface's text is a part of it, and equal digests mean equal texts.
- */
-const presentedTextSpans = new WeakMap<MiddlewareDefinition, { start: number; end: number } | null>();
-
-/**
- * The presented surface (`scope.value.presented`), its text noted for REST bodies as a slice of the
- * stored text (V8 slices without copying): the release read serialized it anew at every request.
- */
-export function releasePresentedSurface(release: Pick<ToolRelease, "definition" | "metadataDigest">, sources: JsonSources): PresentedSurface {
-  const definition = parsedDefinition(release);
-  const presented = presentedSurface(definition);
-  let span = presentedTextSpans.get(definition);
-  if (span === undefined) {
-    const text = JSON.stringify(presented);
-    const start = release.definition.indexOf(text);
-    span = start < 0 ? null : { start, end: start + text.length };
-    presentedTextSpans.set(definition, span);
-  }
-  if (span) sources.note(presented, release.definition.slice(span.start, span.end));
-  return presented;
-}
 
 /** Where a release is granted, for its owner: oldest grant first. */
 const RELEASE_GRANT_PAGES = new PagedList<Grant>("Grant", [{ createdAt: "asc" }, { id: "asc" }]);
@@ -108,22 +56,25 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
       }),
     }),
     definition: t.field({
-      select: { definition: true, metadataDigest: true },
+      select: { metadataDigest: true },
       type: "JSON",
       description: "The presented surface of the definition (`scope.value.presented`), as in service.md 2.4.",
-      resolve: (release, _args, context) => releasePresentedSurface(release, context.jsonSources),
+      resolve: (release, _args, context) => releasePresentedSurface(release, context),
     }),
     middlewareDefinition: t.field({
-      select: { definition: true, metadataDigest: true },
+      select: { metadataDigest: true },
       type: "JSON",
       description: "The whole middleware definition (service.md 2.5), as returned in grant views.",
-      resolve: (release, _args, context) => wholeDefinition(release, context.jsonSources),
+      resolve: (release, _args, context) => wholeDefinition(release, context),
     }),
     definitionSummary: t.field({
-      select: { definition: true, metadataDigest: true },
+      select: { metadataDigest: true },
       type: DefinitionSummaryType,
       description: "Names, doc and commands of the definition as typed fields, for clients that do not want to read the JSON.",
-      resolve: (release) => summarizeDefinition(parsedDefinition(release)),
+      resolve: (release, _args, context) => {
+        const definition = releaseDefinition(release, context);
+        return definition instanceof Promise ? definition.then(summarizeDefinition) : summarizeDefinition(definition);
+      },
     }),
     metadataVersion: t.exposeString("metadataVersion", { description: "Version of the metadata format (`0.1.0`)." }),
     metadataDigest: t.exposeString("metadataDigest", { description: "`sha256:` digest of the canonical definition." }),
