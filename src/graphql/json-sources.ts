@@ -3,18 +3,21 @@
 // instead of serializing the value again (src/http/rest/spliced-json.ts), which was a quarter of the
 // CPU of a list of 50 grant views (docs/performance.md).
 
+/** A JSON text, as a string or as its UTF-8 bytes (copied into a body rather than encoded). */
+export type JsonText = string | Uint8Array;
+
 /** Per request: value → the JSON text JSON.stringify would write for it. */
 export class JsonSources {
-  private readonly texts = new WeakMap<object, string>();
+  private readonly texts = new WeakMap<object, JsonText>();
   private count = 0;
 
   /** Notes that `value` serializes to `text`; the caller vouches for it (see `serializesTo`). */
-  note(value: object, text: string): void {
+  note(value: object, text: JsonText): void {
     if (!this.texts.has(value)) this.count += 1;
     this.texts.set(value, text);
   }
 
-  textOf(value: object): string | undefined {
+  textOf(value: object): JsonText | undefined {
     return this.texts.get(value);
   }
 

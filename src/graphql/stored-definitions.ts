@@ -9,33 +9,44 @@ import { LRUCache } from "lru-cache";
 import type { ToolRelease } from "../db/generated/sqlite/client.js";
 import { presentedSurface, type MiddlewareDefinition, type PresentedSurface } from "../domain/definitions/index.js";
 import type { Context } from "./context.js";
-import { serializesTo, type JsonSources } from "./json-sources.js";
+import { serializesTo } from "./json-sources.js";
 
 interface StoredDefinition {
-  /** The stored text: canonical JSON. */
-  text: string;
   /** Parsed once, handed to every request (read-only). */
   definition: MiddlewareDefinition;
-  /** Whether JSON.stringify(definition) is `text`, so REST bodies may splice the text (see `serializesTo`). */
-  spliceable: boolean;
-  /** Where the presented surface's JSON text lies in `text`; null when it is not there; found on first use. */
-  presentedSpan?: { start: number; end: number } | null;
+  /**
+   * The stored text (canonical JSON) as UTF-8, when JSON.stringify(definition) is that text (see
+   * `serializesTo`): REST bodies copy these bytes in place of the definition instead of encoding it.
+   */
+  utf8?: Buffer;
+  /** The presented surface's part of `utf8`, when its serialization is found there. */
+  presentedUtf8?: Buffer;
 }
 
 /** What a release row brings: its id and digest (the type's and the field's selections). */
 export type DefinedRelease = Pick<ToolRelease, "id" | "metadataDigest">;
 
 /**
- * Counted by text length: at most 32 MiB of stored text (the parsed objects take a few times that in
+ * Counted by stored text length: at most 32 MiB of it (the parsed objects take a few times that in
  * the heap), and at most 1,000 definitions.
  */
 const MAX_TEXT_CHARACTERS = 32 * 1024 * 1024;
-const known = new LRUCache<string, StoredDefinition>({ max: 1000, maxSize: MAX_TEXT_CHARACTERS, sizeCalculation: (stored) => Math.max(1, stored.text.length) });
+const known = new LRUCache<string, StoredDefinition>({ max: 1000, maxSize: MAX_TEXT_CHARACTERS });
 
 function remember(digest: string, text: string): StoredDefinition {
   const definition = JSON.parse(text) as MiddlewareDefinition;
-  const stored = { text, definition, spliceable: serializesTo(definition, text) };
-  known.set(digest, stored);
+  const stored: StoredDefinition = { definition };
+  if (serializesTo(definition, text)) {
+    stored.utf8 = Buffer.from(text, "utf8");
+    // The surface's text is part of the canonical text; found once, sliced without copying.
+    const presented = JSON.stringify(presentedSurface(definition));
+    const start = text.indexOf(presented);
+    if (start >= 0) {
+      const byteStart = Buffer.byteLength(text.slice(0, start), "utf8");
+      stored.presentedUtf8 = stored.utf8.subarray(byteStart, byteStart + Buffer.byteLength(presented, "utf8"));
+    }
+  }
+  known.set(digest, stored, { size: Math.max(1, text.length) });
   return stored;
 }
 
@@ -68,29 +79,16 @@ export function releaseDefinition(release: DefinedRelease, context: Context): Mi
 /** The whole parsed definition, its stored text noted for REST bodies when it serializes to it. */
 export function wholeDefinition(release: DefinedRelease, context: Context): MiddlewareDefinition | Promise<MiddlewareDefinition> {
   return then(storedDefinitionOf(release, context), (stored) => {
-    if (stored.spliceable) context.jsonSources.note(stored.definition, stored.text);
+    if (stored.utf8) context.jsonSources.note(stored.definition, stored.utf8);
     return stored.definition;
   });
 }
 
-/**
- * The presented surface (`scope.value.presented`), its text noted for REST bodies as a slice of the
- * stored text (V8 slices without copying); the surface is part of the canonical text.
- */
+/** The presented surface (`scope.value.presented`), its part of the stored text noted for REST bodies. */
 export function releasePresentedSurface(release: DefinedRelease, context: Context): PresentedSurface | Promise<PresentedSurface> {
   return then(storedDefinitionOf(release, context), (stored) => {
     const presented = presentedSurface(stored.definition);
-    notePresentedText(stored, presented, context.jsonSources);
+    if (stored.presentedUtf8) context.jsonSources.note(presented, stored.presentedUtf8);
     return presented;
   });
-}
-
-function notePresentedText(stored: StoredDefinition, presented: PresentedSurface, sources: JsonSources): void {
-  if (stored.presentedSpan === undefined) {
-    const text = JSON.stringify(presented);
-    const start = stored.text.indexOf(text);
-    stored.presentedSpan = start < 0 ? null : { start, end: start + text.length };
-  }
-  const span = stored.presentedSpan;
-  if (span) sources.note(presented, stored.text.slice(span.start, span.end));
 }

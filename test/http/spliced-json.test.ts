@@ -39,6 +39,14 @@ describe("encodeSplicing", () => {
     expect(stringifySplicing(body, sourcesOf(noted))).toBe(JSON.stringify(body));
   });
 
+  it("splices a text noted as UTF-8 bytes as it splices a string", () => {
+    const shown = definition("bytes \u00e9");
+    const sources = new JsonSources();
+    sources.note(shown, Buffer.from(JSON.stringify(shown), "utf8"));
+    const body = { values: [{ definition: shown }, { other: "\u{1F680}" }] };
+    expect(stringifySplicing(body, sources)).toBe(JSON.stringify(body));
+  });
+
   it("is JSON.stringify when nothing was noted, or nothing noted is in the body", () => {
     const body = { values: [definition("plain")] };
     expect(stringifySplicing(body, new JsonSources())).toBe(JSON.stringify(body));
@@ -51,6 +59,12 @@ describe("utf8Of", () => {
     const pieces = ["[", '"caf\u00e9 \u{1F680}"', ",", "", '"\u2028"', "]"];
     expect(utf8Of(pieces).equals(Buffer.from(pieces.join(""), "utf8"))).toBe(true);
     expect(utf8Of(["only"]).toString("utf8")).toBe("only");
+  });
+
+  it("copies pieces given as UTF-8 bytes, between encoded ones", () => {
+    const pieces = ["[", Buffer.from('"caf\u00e9 \u{1F680}"', "utf8"), ",", new Uint8Array(), Buffer.from('"\u2028"').subarray(0), "]"];
+    const joined = pieces.map((piece) => (typeof piece === "string" ? piece : Buffer.from(piece).toString("utf8"))).join("");
+    expect(utf8Of(pieces).equals(Buffer.from(joined, "utf8"))).toBe(true);
   });
 });
 
