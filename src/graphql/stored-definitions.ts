@@ -69,16 +69,17 @@ function storedDefinitionOf(release: DefinedRelease, context: Context): StoredDe
     .then((text) => known.get(release.metadataDigest) ?? remember(release.metadataDigest, text));
 }
 
-const then = <T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> => (value instanceof Promise ? value.then(next) : next(value));
+/** `next(value)`, at once for a value, after it for a promise: known definitions resolve without a tick. */
+export const mapMaybePromise = <T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> => (value instanceof Promise ? value.then(next) : next(value));
 
 /** The parsed definition. */
 export function releaseDefinition(release: DefinedRelease, context: Context): MiddlewareDefinition | Promise<MiddlewareDefinition> {
-  return then(storedDefinitionOf(release, context), (stored) => stored.definition);
+  return mapMaybePromise(storedDefinitionOf(release, context), (stored) => stored.definition);
 }
 
 /** The whole parsed definition, its stored text noted for REST bodies when it serializes to it. */
 export function wholeDefinition(release: DefinedRelease, context: Context): MiddlewareDefinition | Promise<MiddlewareDefinition> {
-  return then(storedDefinitionOf(release, context), (stored) => {
+  return mapMaybePromise(storedDefinitionOf(release, context), (stored) => {
     if (stored.utf8) context.jsonSources.note(stored.definition, stored.utf8);
     return stored.definition;
   });
@@ -86,7 +87,7 @@ export function wholeDefinition(release: DefinedRelease, context: Context): Midd
 
 /** The presented surface (`scope.value.presented`), its part of the stored text noted for REST bodies. */
 export function releasePresentedSurface(release: DefinedRelease, context: Context): PresentedSurface | Promise<PresentedSurface> {
-  return then(storedDefinitionOf(release, context), (stored) => {
+  return mapMaybePromise(storedDefinitionOf(release, context), (stored) => {
     const presented = presentedSurface(stored.definition);
     if (stored.presentedUtf8) context.jsonSources.note(presented, stored.presentedUtf8);
     return presented;

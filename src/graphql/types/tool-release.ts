@@ -3,7 +3,7 @@ import type { Grant, ToolRelease } from "../../db/generated/sqlite/client.js";
 import { releaseGrantsWhere } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
 import { PagedList } from "../pagination.js";
-import { releaseDefinition, releasePresentedSurface, wholeDefinition } from "../stored-definitions.js";
+import { mapMaybePromise, releaseDefinition, releasePresentedSurface, wholeDefinition } from "../stored-definitions.js";
 import { ReleaseLifecycle, ReleaseOrigin, SystemAvailability } from "../enums.js";
 import { DefinitionSummaryType, summarizeDefinition } from "./definition-view.js";
 import { GrantConnection, GrantType } from "./grant.js";
@@ -71,10 +71,7 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
       select: { metadataDigest: true },
       type: DefinitionSummaryType,
       description: "Names, doc and commands of the definition as typed fields, for clients that do not want to read the JSON.",
-      resolve: (release, _args, context) => {
-        const definition = releaseDefinition(release, context);
-        return definition instanceof Promise ? definition.then(summarizeDefinition) : summarizeDefinition(definition);
-      },
+      resolve: (release, _args, context) => mapMaybePromise(releaseDefinition(release, context), summarizeDefinition),
     }),
     metadataVersion: t.exposeString("metadataVersion", { description: "Version of the metadata format (`0.1.0`)." }),
     metadataDigest: t.exposeString("metadataDigest", { description: "`sha256:` digest of the canonical definition." }),
