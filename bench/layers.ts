@@ -3,6 +3,8 @@
 // printing CPU and wall time per request and how much of it the SQL statements took at the driver
 // adapter. For splitting a request's cost into layers; throughput comes from `npm run bench`.
 // SHOW_SQL=1 also prints each statement the scenario sends, with how often per request.
+// WITHOUT_DATABASE=1 answers every model read (find…) from memory after its first run, so what is
+// left is the request without Prisma and the database: compare the two to split a read's cost.
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import { createScratchDatabase } from "../src/db/scratch-database.js";
@@ -35,8 +37,34 @@ const db = await openDatabase(scratch.url, {
   onQuery: process.env.SHOW_SQL ? (sql) => statementTexts.set(sql, (statementTexts.get(sql) ?? 0) + 1) : undefined,
 });
 // As `serve` runs it in the benchmark: tokens cached, no rate limits, no access log.
-const app = createApp({ db, schema: buildSchema(), routes: REST_ROUTES, logger: createLogger("warn"), introspection: false, isReady: () => true, tokenCacheMs: 5000 });
+const app = createApp({ db: process.env.WITHOUT_DATABASE ? readsFromMemory(db) : db, schema: buildSchema(), routes: REST_ROUTES, logger: createLogger("warn"), introspection: false, isReady: () => true, tokenCacheMs: 5000 });
 const requests = scenario.requests(subject);
+
+/** The client with every `find…` of every model answered from memory once it has run with the same arguments. */
+function readsFromMemory(client: typeof db): typeof db {
+  const answers = new Map<string, Promise<unknown>>();
+  const models = new Map<string | symbol, unknown>();
+  const remembering = (modelName: string, model: object) =>
+    new Proxy(model, {
+      get(target, key) {
+        const method = Reflect.get(target, key) as unknown;
+        if (typeof key !== "string" || !key.startsWith("find") || typeof method !== "function") return method;
+        return (args: unknown) => {
+          const question = `${modelName}.${key}(${JSON.stringify(args)})`;
+          if (!answers.has(question)) answers.set(question, (method as (args: unknown) => Promise<unknown>).call(target, args));
+          return answers.get(question);
+        };
+      },
+    });
+  return new Proxy(client, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (typeof key !== "string" || key.startsWith("$") || typeof value !== "object" || value === null) return value;
+      if (!models.has(key)) models.set(key, remembering(key, value));
+      return models.get(key);
+    },
+  });
+}
 const send = async (index: number) => {
   const request = requests[index % requests.length]!;
   const response = await app(new Request(`http://toolgate${request.path}`, { method: request.method, headers: request.headers, body: request.body }));
