@@ -11,7 +11,7 @@ import { tokenLookupIn } from "../domain/tokens.js";
 import { createContext, type Context } from "../graphql/context.js";
 import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
 import { apiReferencePages } from "./api-reference.js";
-import { withBoundedBody } from "./body-limit.js";
+import { readBodyText } from "./body-limit.js";
 import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
 import { HEALTHZ_BODY, HEALTHZ_PATH, healthzFastPath, type NodeFastPath } from "./health-fast-path.js";
 import { createRateLimiter } from "./rate-limit.js";
@@ -105,7 +105,10 @@ export function createApp(options: AppOptions): App {
       }
     };
   const graphql = api(
-    async (request, context) => yoga.fetch(await withBoundedBody(request), { requestId: context.requestId, createContext: async () => context }),
+    async (request, context) => {
+      const body = request.method === "GET" || request.method === "HEAD" || !request.body ? undefined : await readBodyText(request);
+      return yoga.fetch(request, { requestId: context.requestId, createContext: async () => context, body });
+    },
     graphqlErrorResponse,
   );
 

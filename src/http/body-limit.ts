@@ -26,12 +26,3 @@ export async function readBodyText(request: Request, limit = REQUEST_BODY_LIMIT_
   }
   return Buffer.concat(chunks).toString("utf8");
 }
-
-/** The same request with its body read within the cap, for handlers (Yoga) that would read it unbounded. */
-export async function withBoundedBody(request: Request): Promise<Request> {
-  if (request.method === "GET" || request.method === "HEAD" || !request.body) return request;
-  const body = await readBodyText(request);
-  const headers = new Headers(request.headers);
-  headers.delete("content-length");
-  return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
-}

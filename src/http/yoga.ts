@@ -17,10 +17,11 @@ import { lazyGraphiQLPage, type GraphiQLPage, type StarterVariables } from "./gr
 import { useGraphQLOverHttpStatuses } from "./graphql-status.js";
 import { jsonDepthExceeds, tooDeep } from "./json-depth.js";
 import { usePersistedQueries } from "./persisted-queries.js";
+import { useBodyReadOnce, type BodyServerContext } from "./read-body-once.js";
 import { noteOperationName } from "./request-scope.js";
 import { useNegotiatedResponseMediaType } from "./response-media-type.js";
 
-export interface RequestServerContext {
+export interface RequestServerContext extends BodyServerContext {
   requestId: string;
   createContext(request: Request): Promise<Context>;
 }
@@ -48,7 +49,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
     batching: false,
     // Nothing in the schema takes a file.
     multipart: false,
-    // app.ts has already read the body within REQUEST_BODY_LIMIT_BYTES (413 over it).
+    // app.ts has already read the body within REQUEST_BODY_LIMIT_BYTES (413 over it); read-body-once.ts.
     maxRequestBodySize: false,
     context: ({ request, createContext }) => createContext(request),
     maskedErrors: {
@@ -56,6 +57,8 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
         methodNotAllowed(error) ?? maskError(error, (original) => options.logger.error({ err: original }, "unexpected GraphQL error")),
     },
     plugins: [
+      // Before the plugins that wrap the request parser, so they wrap this one.
+      useBodyReadOnce(),
       useGraphQLOverHttpStatuses(),
       useMalformedRequestsAsRequestInvalid(),
       usePersistedQueries(),
