@@ -11,7 +11,7 @@ describeEachDatabase("/graphql request bodies", (provider) => {
   });
   afterAll(() => service?.stopAndDrop());
 
-  async function post(contentType: string, body: string | Uint8Array) {
+  async function post(contentType: string, body: string | Uint8Array<ArrayBuffer>) {
     const response = await fetch(`${service.url}/graphql`, {
       method: "POST",
       headers: { authorization: `Bearer ${service.adminToken}`, accept: "application/json", "content-type": contentType },
