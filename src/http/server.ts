@@ -23,7 +23,10 @@ const DEFAULT_GRACE_MS = 10_000;
 
 /** `answerDirectly` may answer a request on node:http before it is converted to a fetch Request. */
 export async function listen(handler: FetchHandler & { answerDirectly?: NodeFastPath }, port: number, host: string): Promise<RunningServer> {
-  const adapter = createServerAdapter(handler, { fetchAPI: { Request, Response } });
+  // The adapter's own fetch classes (@whatwg-node/node-fetch), not Node's: its Request reads the node
+  // request when asked instead of wrapping it in a web stream up front, and it writes bodies it
+  // knows without one (docs/performance.md). Handlers see a standard Request either way.
+  const adapter = createServerAdapter(handler);
   const unanswered = new Set<ServerResponse>();
   let draining = false;
   const server = createServer((request, response) => {
