@@ -20,7 +20,7 @@ export const heapGrowthPercent = z.coerce
   .int("must be an integer")
   .min(0, "must be 0 (V8's own heuristic) or more")
   .max(1000)
-  .default(20);
+  .default(35);
 
 const environmentSchema = z.object({
   TOOLGATE_DATABASE_URL: z

