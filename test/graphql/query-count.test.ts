@@ -74,7 +74,9 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
 
   /** An environment of `owner` with `count` grants of releases owned by `publishers` in turn. */
   async function environmentWithGrants(owner: Member, count: number, publishers: Member[]): Promise<Environment> {
-    const environment = await world.environmentOf(owner);
+    // Named by its grant count, zero-padded: environments list by name, and the world's own names
+    // (env-9, env-10) would not sort in the order they were made.
+    const environment = await world.environmentOf(owner, { name: `grants-${String(count).padStart(3, "0")}` });
     for (let index = 0; index < count; index += 1) {
       const publisher = publishers[index % publishers.length]!;
       const release = await world.publish(publisher, `tool-${(sequence += 1)}`, "1.0.0");
