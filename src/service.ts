@@ -53,6 +53,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     await db.$disconnect().catch(() => {});
     throw asStartupError(config.databaseUrl, error);
   });
+  metrics.watchLiveSubscriptions(() => changeFeed.subscribers());
   const stopEventRetention = startEventRetention(db, config.eventRetentionDays, logger);
   const seeded = (await hooks.afterBootstrap?.(db, logger)) ?? {};
   let ready = true;

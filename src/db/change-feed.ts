@@ -28,6 +28,8 @@ export type FeedSignal = ChangeNotice | "resync" | "closed";
 
 export interface ChangeFeed {
   subscribe(listener: (signal: FeedSignal) => void): () => void;
+  /** Listeners subscribed now: one per open live subscription (what /metrics reports). */
+  subscribers(): number;
   close(): Promise<void>;
 }
 
@@ -67,14 +69,16 @@ function broadcaster() {
       emitter.on("signal", listener);
       return () => void emitter.off("signal", listener);
     },
+    subscribers: () => emitter.listenerCount("signal"),
   };
 }
 
 function inProcessFeed(): ChangeFeed {
-  const { emit, subscribe } = broadcaster();
+  const { emit, subscribe, subscribers } = broadcaster();
   inProcess.on("notice", emit);
   return {
     subscribe,
+    subscribers,
     close: async () => {
       inProcess.off("notice", emit);
       emit("closed");
@@ -83,7 +87,7 @@ function inProcessFeed(): ChangeFeed {
 }
 
 async function postgresFeed(databaseUrl: string, logger: Logger): Promise<ChangeFeed> {
-  const { emit, subscribe } = broadcaster();
+  const { emit, subscribe, subscribers } = broadcaster();
   let closed = false;
   let client: pg.Client | undefined;
   let reconnecting = false;
@@ -130,6 +134,7 @@ async function postgresFeed(databaseUrl: string, logger: Logger): Promise<Change
   client = await connect();
   return {
     subscribe,
+    subscribers,
     close: async () => {
       closed = true;
       emit("closed");

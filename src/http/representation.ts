@@ -1,6 +1,7 @@
 // The last step before a response leaves: its cache policy, ETag and 304, its content coding, and
 // no body for HEAD. Successful reads of /v1 and /graphql (GET and HEAD answering 200) are
 // revalidated with a strong ETag; everything else (errors, writes, health checks) is never stored.
+import { cancelledWhenAbandoned } from "./abandoned-streams.js";
 import { byteResponse, knownBytesOf } from "./byte-body.js";
 import { compressionStream, createCompressedBodyCache, isCompressible, MIN_COMPRESSED_BYTES, negotiateContentCoding, type ContentCoding } from "./compression.js";
 import { ifNoneMatchMatches, strongETag } from "./etag.js";
@@ -56,7 +57,7 @@ export function createRepresentation(): Represent {
     }
     const init = { status: response.status, statusText: response.statusText, headers };
     // Not ours to buffer: it may be a stream that never reaches 1 KiB (an event stream, say).
-    if (!compressible) return new Response(request.method === "HEAD" ? null : response.body, init);
+    if (!compressible) return new Response(request.method === "HEAD" ? null : cancelledWhenAbandoned(response.body, request.signal), init);
     const { prefix, complete, rest } = await readPrefix(response.body, MIN_COMPRESSED_BYTES);
     if (complete || !coding) {
       if (complete) headers.set("content-length", String(prefix.byteLength));

@@ -41,7 +41,10 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
   return createYoga<RequestServerContext, Context>({
     schema: options.schema,
     graphqlEndpoint: "/graphql",
-    fetchAPI: { Request, Response },
+    // Node's own classes, streams included: an event stream made with another implementation's
+    // ReadableStream is wrapped by undici's Response in a stream that throws, uncaught, when the
+    // client goes away mid-stream (abandoned-streams.ts cancels it then).
+    fetchAPI: { Request, Response, ReadableStream, TextEncoder, TransformStream },
     landingPage: false,
     logging: false,
     // CORS is app.ts's (src/http/cors.ts), the same for /graphql and /v1.

@@ -15,6 +15,8 @@ export interface ServiceMetrics {
   observeQuery: QueryObserver;
   /** Reports the pool's state at every scrape (PostgreSQL). */
   watchPool(read: () => PoolUsage | undefined): void;
+  /** Reports the number of open live subscriptions at every scrape. */
+  watchLiveSubscriptions(read: () => number): void;
   /** The exposition text. */
   scrape(): Promise<string>;
   contentType: string;
@@ -69,10 +71,21 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
     gauge("toolgate_db_pool_max_connections", "The pool's size (TOOLGATE_DB_POOL_SIZE).", (usage) => usage.max);
   };
 
+  const watchLiveSubscriptions = (read: () => number) =>
+    new Gauge({
+      name: "toolgate_live_subscriptions",
+      help: "Open live subscriptions (Subscription.environmentEvents streams).",
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+
   return {
     requests,
     observeQuery: (kind, seconds) => byKind[kind].observe(seconds),
     watchPool,
+    watchLiveSubscriptions,
     scrape: async () => `${await processMetrics().metrics()}\n${await registry.metrics()}`,
     contentType: registry.contentType,
   };

@@ -92,6 +92,26 @@ describeEachDatabase("Subscription.environmentEvents over SSE", (provider) => {
     live.close();
   });
 
+  it("drops a stream whose client went away: toolgate_live_subscriptions falls back to what it was", async () => {
+    const openStreams = async () => {
+      const text = await (await fetch(`${service.url}/metrics`)).text();
+      return Number(/^toolgate_live_subscriptions (\S+)$/m.exec(text)?.[1]);
+    };
+    const before = await openStreams();
+    const streams = await Promise.all(
+      Array.from({ length: 20 }, () => subscribeOverSse(service.url, world.viewer.token, ENVIRONMENT_EVENTS, { environmentId: world.environment.id })),
+    );
+    expect(streams.map((stream) => stream.status)).toEqual(streams.map(() => 200));
+    await expect.poll(openStreams).toBe(before + 20);
+    for (const stream of streams) stream.close();
+    await expect.poll(openStreams, { timeout: 5000 }).toBe(before);
+    // The service still serves streams afterwards.
+    const live = await subscribeOverSse(service.url, world.viewer.token, ENVIRONMENT_EVENTS, { environmentId: world.environment.id });
+    await grantCycle(world.deployer);
+    expect((await nextEvents(live, 4)).map((event) => event.type)).toEqual(["GRANT_CREATED", "GRANT_DELETED", "GRANT_RESTORED", "GRANT_DELETED"]);
+    live.close();
+  });
+
   it("open streams complete when the service stops, without holding its drain", async () => {
     const stopping = await startTestService(provider);
     const stoppingWorld = await createWorld(stopping);
