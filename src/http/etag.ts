@@ -1,12 +1,13 @@
 // Strong entity tags from the bytes sent, and If-None-Match (RFC 9110 13.1.2).
-import { createHash } from "node:crypto";
+import { bodySha256 } from "./body-digest.js";
 
 /**
  * A strong ETag: the SHA-256 of the uncoded body, suffixed with the content coding when the body is
  * sent compressed, since a gzip and an identity body are different representations (RFC 9110 8.8.3.3).
+ * With the key of the body's assembly, the hash is computed once per assembly (body-digest.ts).
  */
-export function strongETag(body: Uint8Array, contentCoding?: string): string {
-  const hash = createHash("sha256").update(body).digest("base64url");
+export function strongETag(body: Uint8Array, contentCoding?: string, assemblyKey?: string): string {
+  const hash = bodySha256(body, assemblyKey);
   return `"${contentCoding ? `${hash}-${contentCoding}` : hash}"`;
 }
 

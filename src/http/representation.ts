@@ -2,7 +2,7 @@
 // no body for HEAD. Successful reads of /v1 and /graphql (GET and HEAD answering 200) are
 // revalidated with a strong ETag; everything else (errors, writes, health checks) is never stored.
 import { cancelledWhenAbandoned } from "./abandoned-streams.js";
-import { byteResponse, knownBytesOf } from "./byte-body.js";
+import { byteResponse, knownBodyOf } from "./byte-body.js";
 import { compressionStream, createCompressedBodyCache, isCompressible, MIN_COMPRESSED_BYTES, negotiateContentCoding, type ContentCoding } from "./compression.js";
 import { ifNoneMatchMatches, strongETag } from "./etag.js";
 
@@ -26,9 +26,10 @@ export function createRepresentation(): Represent {
 
   /** A 200 read: buffered (it is one JSON or HTML string already), tagged, maybe 304, maybe compressed. */
   const revalidated = async (request: Request, response: Response, coding: ContentCoding | undefined): Promise<Response> => {
-    const body = (knownBytesOf(response) ?? new Uint8Array(await response.arrayBuffer())) as Uint8Array<ArrayBuffer>;
+    const known = knownBodyOf(response);
+    const body = (known?.bytes ?? new Uint8Array(await response.arrayBuffer())) as Uint8Array<ArrayBuffer>;
     const used = coding && body.byteLength >= MIN_COMPRESSED_BYTES ? coding : undefined;
-    const etag = strongETag(body, used);
+    const etag = strongETag(body, used, known?.assemblyKey);
     const headers = new Headers(response.headers);
     headers.set("etag", etag);
     // Pages that are the same for everyone say so themselves (api-reference.ts).

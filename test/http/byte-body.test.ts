@@ -1,7 +1,7 @@
 // Responses made from bytes in hand: the body reads as those bytes, and the bytes stay known
 // (uncopied) only while nobody has read the body.
 import { describe, expect, it } from "vitest";
-import { byteResponse, knownBytesOf } from "../../src/http/byte-body.js";
+import { byteResponse, knownBodyOf } from "../../src/http/byte-body.js";
 
 describe("byteResponse", () => {
   it("answers with the bytes as its body, keeping status and headers", async () => {
@@ -9,9 +9,9 @@ describe("byteResponse", () => {
     const response = byteResponse(bytes, { status: 201, headers: { "content-type": "application/json" } });
     expect(response.status).toBe(201);
     expect(response.headers.get("content-type")).toBe("application/json");
-    expect(knownBytesOf(response)).toBe(bytes);
+    expect(knownBodyOf(response)?.bytes).toBe(bytes);
     expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
-    expect(knownBytesOf(response)).toBeUndefined();
+    expect(knownBodyOf(response)).toBeUndefined();
   });
 
   it("answers an empty body for no bytes", async () => {
@@ -20,6 +20,6 @@ describe("byteResponse", () => {
   });
 
   it("knows no bytes of a response made otherwise", () => {
-    expect(knownBytesOf(new Response("text"))).toBeUndefined();
+    expect(knownBodyOf(new Response("text"))).toBeUndefined();
   });
 });

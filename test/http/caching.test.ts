@@ -73,6 +73,25 @@ describeEachDatabase("ETag and Cache-Control", (provider) => {
     expectNotModified(await get(`/v1/envs/${world.environment.id}/tool-middlewares`, { "if-none-match": grants.headers.etag! }), grants.headers.etag!);
   });
 
+  it("tags a grant list by the SHA-256 of its body on every read, its definitions spliced from cache, and a new tag once a grant changes", async () => {
+    const path = `/v1/envs/${world.environment.id}/tool-middlewares`;
+    for (const version of ["3.0.0", "3.1.0"]) {
+      const granted = await world.publish(world.owner, "cached-list", version);
+      const created = await rawRequest(service.url, "POST", path, { authorization: `Bearer ${world.owner.token}`, "content-type": "application/json" }, JSON.stringify({ release: { type: "ById", releaseId: granted.id } }));
+      expect(created.status, created.body.toString()).toBe(200);
+    }
+    const first = await get(path);
+    const again = await get(path);
+    expect(again.body).toEqual(first.body);
+    expect([first.headers.etag, again.headers.etag]).toEqual([sha256Tag(first.body), sha256Tag(first.body)]);
+    const grant = JSON.parse(first.body.toString()).values[0].grant;
+    expect((await rawRequest(service.url, "DELETE", `/v1/environment-tool-middleware-grants/${grant.id}`, { authorization: `Bearer ${world.owner.token}` })).status).toBe(204);
+    const after = await get(path, { "if-none-match": first.headers.etag! });
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).toBe(sha256Tag(after.body));
+    expect(after.headers.etag).not.toBe(first.headers.etag);
+  });
+
   it("never answers 304 to a token that may not see the resource", async () => {
     const path = `/v1/tool-releases/${release.id}`;
     const { headers } = await get(path);

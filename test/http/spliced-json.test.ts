@@ -1,9 +1,11 @@
 // REST bodies with stored JSON texts spliced in are exactly what JSON.stringify writes.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { JsonSources, serializesTo } from "../../src/graphql/json-sources.js";
+import { bodySha256 } from "../../src/http/body-digest.js";
 import { encodeSplicing, utf8Of } from "../../src/http/rest/spliced-json.js";
 
-const stringifySplicing = (value: unknown, sources: JsonSources) => encodeSplicing(value, sources).toString("utf8");
+const stringifySplicing = (value: unknown, sources: JsonSources) => encodeSplicing(value, sources).bytes.toString("utf8");
 
 const definition = (name: string) => ({ name, commands: [{ path: ["run"], doc: "Runs \"it\" \u2028 now" }], flags: { verbose: true, level: 3.5 } });
 
@@ -57,14 +59,48 @@ describe("encodeSplicing", () => {
 describe("utf8Of", () => {
   it("encodes the pieces as the UTF-8 of their concatenation, multi-byte characters included", () => {
     const pieces = ["[", '"caf\u00e9 \u{1F680}"', ",", "", '"\u2028"', "]"];
-    expect(utf8Of(pieces).equals(Buffer.from(pieces.join(""), "utf8"))).toBe(true);
-    expect(utf8Of(["only"]).toString("utf8")).toBe("only");
+    expect(utf8Of(pieces).bytes.equals(Buffer.from(pieces.join(""), "utf8"))).toBe(true);
+    expect(utf8Of(["only"]).bytes.toString("utf8")).toBe("only");
   });
 
   it("copies pieces given as UTF-8 bytes, between encoded ones", () => {
     const pieces = ["[", Buffer.from('"caf\u00e9 \u{1F680}"', "utf8"), ",", new Uint8Array(), Buffer.from('"\u2028"').subarray(0), "]"];
     const joined = pieces.map((piece) => (typeof piece === "string" ? piece : Buffer.from(piece).toString("utf8"))).join("");
-    expect(utf8Of(pieces).equals(Buffer.from(joined, "utf8"))).toBe(true);
+    expect(utf8Of(pieces).bytes.equals(Buffer.from(joined, "utf8"))).toBe(true);
+  });
+});
+
+describe("assembly keys (body-digest.ts)", () => {
+  const bytesOf = (text: string) => Buffer.from(text, "utf8");
+
+  it("name only bodies with cached byte pieces, and the same pieces the same way", () => {
+    expect(utf8Of(["[", "1", "]"]).assemblyKey).toBeUndefined();
+    const definition = bytesOf('{"a":1}');
+    const first = utf8Of(["[", definition, "]"]);
+    expect(first.assemblyKey).toEqual(expect.any(String));
+    expect(utf8Of(["[", definition, "]"]).assemblyKey).toBe(first.assemblyKey);
+    // Equal contents in another buffer are the same assembly.
+    expect(utf8Of(["[", bytesOf('{"a":1}'), "]"]).assemblyKey).toBe(first.assemblyKey);
+  });
+
+  it("differ when any byte of the body differs, or the same bytes are cut into other pieces", () => {
+    const keys = [
+      utf8Of(["[", bytesOf('{"a":1}'), "]"]),
+      utf8Of(["[", bytesOf('{"a":2}'), "]"]),
+      utf8Of(["[ ", bytesOf('{"a":1}'), "]"]),
+      utf8Of(["[", bytesOf('{"a":1}'), ",", bytesOf("2"), "]"]),
+      utf8Of(["[", bytesOf('{"a":1}'), ",2]"]),
+      utf8Of(["[", bytesOf('{"a"'), ":1}]"]),
+    ].map((body) => body.assemblyKey);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("give the SHA-256 of the body itself, computed once per assembly", () => {
+    const body = utf8Of(["[", bytesOf('{"a":1}'), "]"]);
+    const sha256 = createHash("sha256").update(body.bytes).digest("base64url");
+    expect(bodySha256(body.bytes, body.assemblyKey)).toBe(sha256);
+    expect(bodySha256(body.bytes, body.assemblyKey)).toBe(sha256);
+    expect(bodySha256(body.bytes)).toBe(sha256);
   });
 });
 

@@ -49,7 +49,8 @@ export async function runRoute(
     const { status } = prepared.route.contract.success;
     if (responseBody === undefined) return new Response(null, { status });
     // Bytes, not a string: undici would scan a string body for lone surrogates and encode it again.
-    return byteResponse(encodeSplicing(responseBody, context.jsonSources), { status, headers: { "content-type": "application/json" } });
+    const { bytes, assemblyKey } = encodeSplicing(responseBody, context.jsonSources);
+    return byteResponse(bytes, { status, headers: { "content-type": "application/json" } }, assemblyKey);
   } catch (error) {
     return errorResponse(maskError(error, onUnexpected));
   }
