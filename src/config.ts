@@ -54,6 +54,7 @@ const environmentSchema = z.object({
     .min(0, "must be 0 (off) or more")
     .max(MAX_TOKEN_CACHE_MS, `must be at most ${MAX_TOKEN_CACHE_MS} (the bound on noticing a revocation made through another replica)`)
     .default(MAX_TOKEN_CACHE_MS),
+  TOOLGATE_READ_CACHE_MB: z.coerce.number({ error: "must be a number of MiB" }).min(0, "must be 0 (off) or more").max(4096, "must be at most 4096").default(16),
   TOOLGATE_HEAP_GROWTH_PERCENT: heapGrowthPercent,
   // Operability (docs/deploy.md): /metrics, CORS.
   TOOLGATE_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
@@ -96,6 +97,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** How long a looked-up API token is trusted before it is read again (0: never cached). */
   tokenCacheMs: number;
+  /** Memory for answers to repeated reads, in bytes; 0 turns the read cache off (src/graphql/read-cache.ts). */
+  readCacheBytes: number;
   /** How far V8's heap may grow past what survived the last full GC, in percent; 0 leaves V8's heuristic (applied by the launcher, src/heap-growth.ts). */
   heapGrowthPercent: number;
   /** Change events older than this many days are deleted (hourly); undefined keeps every event. */
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
+    readCacheBytes: Math.round(values.TOOLGATE_READ_CACHE_MB * 1024 * 1024),
     heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
     eventRetentionDays: values.TOOLGATE_EVENT_RETENTION_DAYS,
     metrics: { token: values.TOOLGATE_METRICS_TOKEN, port: values.TOOLGATE_METRICS_PORT },

@@ -69,10 +69,12 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     graphiqlVariables: config.demo ? seeded.graphiqlVariables : undefined,
     isReady: () => ready,
     tokenCacheMs: config.tokenCacheMs,
+    readCacheBytes: config.readCacheBytes,
     requestMetrics: metrics.requests,
     metricsEndpoint: config.metrics.port === undefined ? metricsHandler(metrics, config.metrics.token) : undefined,
     corsOrigins: config.corsOrigins,
   });
+  metrics.watchReadCache(() => app.readCacheStats());
   const server = await listen(app, config.port, config.host);
   let metricsServer: RunningServer | undefined;
   if (config.metrics.port !== undefined) {

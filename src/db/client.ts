@@ -3,6 +3,7 @@ import { PrismaClient as PostgresClient } from "./generated/postgresql/client.js
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.js";
 import { createAdapterFactory, postgresPoolOf, providerOf, type PostgresSettings } from "./connection.js";
 import type { DatabaseProvider } from "./prisma-schemas.js";
+import { withDataVersion, type DataVersionReader } from "./data-version.js";
 import { withQueryTiming, type QueryObserver } from "./query-timing.js";
 import { withSqliteIsolation } from "./sqlite-isolation.js";
 
@@ -41,6 +42,14 @@ export function poolUsageOf(db: Database): PoolUsage | undefined {
 }
 
 const providers = new WeakMap<object, DatabaseProvider>();
+const dataVersionReaders = new WeakMap<object, DataVersionReader>();
+
+/** Reads the data version (src/db/data-version.ts) of a client opened by `openDatabase`. */
+export function dataVersionOf(db: Database): DataVersionReader {
+  const reader = dataVersionReaders.get(db);
+  if (!reader) throw new Error("dataVersionOf: not a client opened by openDatabase");
+  return reader;
+}
 
 /** The provider behind a client opened by `openDatabase`, or behind a transaction client of one. */
 export function providerOfClient(db: Db): DatabaseProvider {
@@ -59,11 +68,13 @@ export async function openDatabase(databaseUrl: string, options: DatabaseOptions
   const log = options.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
   const factory = createAdapterFactory(databaseUrl, options.postgres);
   const timed = options.observeQuery ? withQueryTiming(factory, options.observeQuery) : factory;
+  const versioned = withDataVersion(provider === "sqlite" ? withSqliteIsolation(timed) : timed);
   const client =
     provider === "sqlite"
-      ? new SqliteClient({ adapter: withSqliteIsolation(timed), log })
-      : (new PostgresClient({ adapter: timed, log }) as unknown as SqliteClient);
+      ? new SqliteClient({ adapter: versioned.factory, log })
+      : (new PostgresClient({ adapter: versioned.factory, log }) as unknown as SqliteClient);
   providers.set(client, provider);
+  dataVersionReaders.set(client, versioned.read);
   const pool = postgresPoolOf(factory);
   if (pool) poolUsageReaders.set(client, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }));
   if (options.onQuery) {

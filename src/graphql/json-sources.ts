@@ -9,12 +9,17 @@ export type JsonText = string | Uint8Array;
 /** Per request: value → the JSON text JSON.stringify would write for it. */
 export class JsonSources {
   private readonly texts = new WeakMap<object, JsonText>();
-  private count = 0;
+  private readonly noted: [object, JsonText][] = [];
 
   /** Notes that `value` serializes to `text`; the caller vouches for it (see `serializesTo`). */
   note(value: object, text: JsonText): void {
-    if (!this.texts.has(value)) this.count += 1;
+    if (!this.texts.has(value)) this.noted.push([value, text]);
     this.texts.set(value, text);
+  }
+
+  /** Every value noted so far with its text (the read cache keeps them with a result). */
+  entries(): readonly (readonly [object, JsonText])[] {
+    return this.noted.map(([value]) => [value, this.texts.get(value)!] as const);
   }
 
   textOf(value: object): JsonText | undefined {
@@ -22,7 +27,7 @@ export class JsonSources {
   }
 
   get size(): number {
-    return this.count;
+    return this.noted.length;
   }
 }
 

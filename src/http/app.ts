@@ -4,12 +4,13 @@ import { Router, type IRequest } from "itty-router";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { RateLimitConfig } from "../config.js";
-import type { Database } from "../db/client.js";
+import { dataVersionOf, type Database } from "../db/client.js";
 import { DomainError } from "../domain/errors.js";
 import { cachedTokenLookup } from "../domain/token-cache.js";
 import { tokenLookupIn } from "../domain/tokens.js";
 import { createContext, type Context } from "../graphql/context.js";
 import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
+import { ReadCache, type ReadCacheStats } from "../graphql/read-cache.js";
 import { apiReferencePages } from "./api-reference.js";
 import { readBodyText } from "./body-limit.js";
 import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
@@ -41,6 +42,8 @@ export interface AppOptions {
   isReady(): boolean;
   /** How long a looked-up token is trusted before it is read again (0: every request reads it). */
   tokenCacheMs?: number | undefined;
+  /** Memory for answers to repeated reads, valid until the next committed change (read-cache.ts); 0 or omitted: off. */
+  readCacheBytes?: number | undefined;
   // Operability (docs/deploy.md).
   /** Where each answered request is counted and timed; nowhere when omitted. */
   requestMetrics?: RequestMetrics | undefined;
@@ -60,7 +63,12 @@ export type FetchHandler = (request: Request, serverContext?: object) => Promise
  * The app also tells which method and path patterns its router serves (tests hold the OpenAPI
  * document to it), and answers the health check before any fetch conversion (health-fast-path.ts).
  */
-export type App = FetchHandler & { routeTable(): { method: string; path: string }[]; answerDirectly: NodeFastPath };
+export type App = FetchHandler & {
+  routeTable(): { method: string; path: string }[];
+  answerDirectly: NodeFastPath;
+  /** What the read cache holds and how often it answered (the metrics). */
+  readCacheStats(): ReadCacheStats;
+};
 
 const socketAddressOf = (serverContext: object | undefined): string | undefined =>
   (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress;
@@ -72,9 +80,12 @@ const OFF: RateLimitConfig = { perToken: { perSecond: 0, burst: 1 }, anonymous: 
 
 export function createApp(options: AppOptions): App {
   const { db, schema, logger } = options;
+  const readCacheBytes = options.readCacheBytes ?? 0;
+  const readCache = new ReadCache({ maxBytes: readCacheBytes, dataVersion: readCacheBytes > 0 ? dataVersionOf(db) : async () => "" });
   const yoga = createGraphQLHandler({
     schema,
     logger,
+    readCache,
     introspection: options.introspection,
     graphiqlToken: options.graphiqlToken,
     graphiqlVariables: options.graphiqlVariables,
@@ -129,7 +140,7 @@ export function createApp(options: AppOptions): App {
     router.head(METRICS_PATH, options.metricsEndpoint);
   }
   for (const route of prepared) {
-    const handler = api((request, context) => runRoute(schema, route, request as unknown as IRequest, context), errorResponse);
+    const handler = api((request, context) => runRoute(schema, route, request as unknown as IRequest, context, readCache), errorResponse);
     router[route.route.method.toLowerCase() as "get" | "post" | "delete"](route.route.path, handler);
     // HEAD runs the GET; the representation step below drops the body and keeps its headers.
     if (route.route.method === "GET") router.head(route.route.path, handler);
@@ -191,6 +202,7 @@ export function createApp(options: AppOptions): App {
   return Object.assign(handler, {
     routeTable: () => router.routes.map(([method, , , path]) => ({ method, path: path ?? "" })),
     answerDirectly: healthzFastPath(logger, requestMetrics),
+    readCacheStats: () => readCache.stats(),
   });
 }
 

@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import { DomainError, invalidRequest } from "../domain/errors.js";
 import { graphqlArmorPlugins } from "../graphql/armor.js";
 import type { Context } from "../graphql/context.js";
+import type { ReadCache } from "../graphql/read-cache.js";
 import { ListArgumentLimitRule } from "../graphql/list-limits.js";
 import { graphQLErrorFor, HTTP_STATUS_BY_CODE, maskError, requestErrorFor, type ErrorExtensions } from "../graphql/error-codes.js";
 import { lazyGraphiQLPage, type GraphiQLPage, type StarterVariables } from "./graphiql.js";
@@ -34,6 +35,8 @@ export interface YogaOptions {
   graphiqlToken?: string | undefined;
   /** Variables GraphiQL pre-fills in demo mode: ids from the demo data. */
   graphiqlVariables?: StarterVariables | undefined;
+  /** Where queries are executed, answered from memory when nothing changed (read-cache.ts); none when omitted. */
+  readCache?: ReadCache | undefined;
 }
 
 export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<RequestServerContext, Context> {
@@ -72,6 +75,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       useInvalidDocumentsAsRequestInvalid(),
       useHttpStatusInErrorBodies(),
       useOperationNameNote(),
+      ...(options.readCache ? [useReadCache(options.readCache)] : []),
       useContentSecurityPolicyForGraphiQL(graphiqlPage),
     ],
     // The page is rendered once (graphiql.ts); Yoga asks for it on every GET that accepts text/html.
@@ -99,6 +103,15 @@ function useOperationNameNote(): Plugin {
   return {
     onExecute({ args }) {
       noteOperationName(getOperationAST(args.document, args.operationName)?.name?.value);
+    },
+  };
+}
+
+/** Queries run through the read cache, as REST routes do (rest/executor.ts). */
+function useReadCache(readCache: ReadCache): Plugin {
+  return {
+    onExecute({ executeFn, setExecuteFn }) {
+      setExecuteFn((args) => readCache.execute(args, executeFn) as ReturnType<typeof executeFn>);
     },
   };
 }

@@ -1,8 +1,9 @@
 // Everything /metrics reports for one running service: its requests, its SQL statements, its
 // PostgreSQL pool, and the process's own metrics (CPU, memory, event loop lag, GC) from prom-client.
-import { collectDefaultMetrics, Gauge, Registry, type Counter, type Metric } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from "prom-client";
 import type { PoolUsage } from "../db/client.js";
 import type { DatabaseProvider } from "../db/prisma-schemas.js";
+import type { ReadCacheStats } from "../graphql/read-cache.js";
 import { STATEMENT_KINDS, type QueryObserver, type StatementKind } from "../db/query-timing.js";
 import { createRequestMetrics, type RequestMetrics } from "../http/request-metrics.js";
 import { SeriesHistogram, type ExportedMetric, type Series } from "./histogram.js";
@@ -17,6 +18,8 @@ export interface ServiceMetrics {
   watchPool(read: () => PoolUsage | undefined): void;
   /** Reports the number of open live subscriptions at every scrape. */
   watchLiveSubscriptions(read: () => number): void;
+  /** Reports the read cache's lookups and size at every scrape. */
+  watchReadCache(read: () => ReadCacheStats): void;
   /** The exposition text. */
   scrape(): Promise<string>;
   contentType: string;
@@ -81,11 +84,33 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
       },
     });
 
+  const watchReadCache = (read: () => ReadCacheStats) => {
+    new Counter({
+      name: "toolgate_read_cache_lookups_total",
+      help: "Queries by what the read cache did: hit (answered from memory), miss (executed and kept), uncacheable (executed: a mutation, errors, cache off, database unreachable).",
+      labelNames: ["outcome"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [outcome, count] of Object.entries(read().lookups)) this.inc({ outcome }, count);
+      },
+    });
+    new Gauge({
+      name: "toolgate_read_cache_bytes",
+      help: "Estimated memory held by the read cache's entries (TOOLGATE_READ_CACHE_MB bounds it).",
+      registers: [registry],
+      collect() {
+        this.set(read().bytes);
+      },
+    });
+  };
+
   return {
     requests,
     observeQuery: (kind, seconds) => byKind[kind].observe(seconds),
     watchPool,
     watchLiveSubscriptions,
+    watchReadCache,
     scrape: async () => `${await processMetrics().metrics()}\n${await registry.metrics()}`,
     contentType: registry.contentType,
   };

@@ -1,0 +1,198 @@
+// The read cache (src/graphql/read-cache.ts): a repeated query is answered from memory only while
+// no change has been committed since it was computed, through this process or any other; answers
+// depend on who asks; errors are never kept; the memory it takes is bounded.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Environment, ToolRelease } from "../../src/db/generated/sqlite/client.js";
+import { pruneEventsBefore } from "../../src/domain/events.js";
+import { createGrant } from "../../src/domain/grants.js";
+import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
+import { client } from "../helpers/http.js";
+import { scrape, valueOf } from "../helpers/metrics.js";
+import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
+import { createWorld, type World } from "../helpers/world.js";
+import { byId, paths, sharedEnvironment, uniqueName } from "./grants/support.js";
+
+const NESTED = "query ($id: UUID!) { environment(id: $id) { name activeGrants { uuid release { name version owner { name } } } } }";
+
+/** The read cache's lookup counters on `service`'s /metrics. */
+async function lookups(service: TestService): Promise<Record<"hit" | "miss" | "uncacheable", number>> {
+  const { samples } = await scrape(service.metricsUrl);
+  const count = (outcome: string) => valueOf(samples, "toolgate_read_cache_lookups_total", { outcome }) ?? 0;
+  return { hit: count("hit"), miss: count("miss"), uncacheable: count("uncacheable") };
+}
+
+const grantIdsOf = (list: { body: { values: { grant: { id: string } }[] } }) => list.body.values.map((view) => view.grant.id);
+const nestedGrantIdsOf = (result: { body: { data?: { environment: { activeGrants: { uuid: string }[] } } } }) =>
+  result.body.data!.environment.activeGrants.map((grant) => grant.uuid);
+
+describeEachDatabase("read cache", (provider) => {
+  let service: TestService;
+  let world: World;
+  let replica: ServingToolgate;
+  let environment: Environment;
+
+  /** A new active grant of a new release in `environment`. */
+  const grantOf = async (): Promise<{ grantId: string; release: ToolRelease }> => {
+    const release = await world.publish(world.owner, uniqueName("cached"), "1.0.0");
+    const grant = await createGrant(service.db, world.owner.account, environment.id, { release: byId(release) });
+    return { grantId: grant.id, release };
+  };
+
+  beforeAll(async () => {
+    service = await startTestService(provider);
+    world = await createWorld(service);
+    environment = await sharedEnvironment(world);
+    // Another process on the same database, as a second replica (or the CLI on a SQLite file) is.
+    replica = await serveToolgate({ TOOLGATE_DATABASE_URL: service.databaseUrl, TOOLGATE_ADMIN_TOKEN: service.adminToken });
+  }, 120_000);
+  afterAll(async () => {
+    await replica?.ensureDead();
+    await service?.stopAndDrop();
+  });
+
+  it("answers a repeated read from memory with the same bytes and ETag, on /v1 and /graphql", async () => {
+    const { grantId } = await grantOf();
+    const before = await lookups(service);
+    const first = await world.viewer.http.get(paths.grant(grantId));
+    const second = await world.viewer.http.get(paths.grant(grantId));
+    expect(first.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+    const firstNested = await world.viewer.http.graphql(NESTED, { id: environment.id });
+    const secondNested = await world.viewer.http.graphql(NESTED, { id: environment.id });
+    expect(nestedGrantIdsOf(firstNested)).toContain(grantId);
+    expect(secondNested.text).toBe(firstNested.text);
+    const after = await lookups(service);
+    expect(after.hit - before.hit).toBe(2);
+    expect(after.miss - before.miss).toBe(2);
+  });
+
+  it("sees a change committed in this process at the next read", async () => {
+    const { grantId } = await grantOf();
+    const list = () => world.viewer.http.get(paths.grants(environment.id));
+    expect(grantIdsOf(await list())).toContain(grantId);
+    expect(grantIdsOf(await list())).toContain(grantId);
+    expect(nestedGrantIdsOf(await world.viewer.http.graphql(NESTED, { id: environment.id }))).toContain(grantId);
+    expect((await world.owner.http.delete(paths.grant(grantId))).status).toBe(204);
+    expect(grantIdsOf(await list())).not.toContain(grantId);
+    expect(nestedGrantIdsOf(await world.viewer.http.graphql(NESTED, { id: environment.id }))).not.toContain(grantId);
+    expect((await world.viewer.http.get(paths.grant(grantId))).status).toBe(404);
+  });
+
+  it("sees a change committed by another process at the next read, without waiting", async () => {
+    const { grantId } = await grantOf();
+    const here = world.viewer.http;
+    const there = client(replica.url, world.owner.token);
+    const list = () => here.get(paths.grants(environment.id));
+    expect(grantIdsOf(await list())).toContain(grantId);
+    expect(grantIdsOf(await list())).toContain(grantId);
+    expect((await there.delete(paths.grant(grantId))).status).toBe(204);
+    expect(grantIdsOf(await list())).not.toContain(grantId);
+    expect(nestedGrantIdsOf(await here.graphql(NESTED, { id: environment.id }))).not.toContain(grantId);
+    expect((await there.post(paths.restore(grantId))).status).toBe(200);
+    expect(grantIdsOf(await list())).toContain(grantId);
+    expect(nestedGrantIdsOf(await here.graphql(NESTED, { id: environment.id }))).toContain(grantId);
+  });
+
+  it("never answers a read from before a change acknowledged by another process, while 8 clients read the same list", async () => {
+    const grants = await Promise.all(Array.from({ length: 4 }, () => grantOf()));
+    const there = client(replica.url, world.owner.token);
+    const ids = grants.map((granted) => granted.grantId);
+    expect(grantIdsOf(await world.viewer.http.get(paths.grants(environment.id)))).toEqual(expect.arrayContaining(ids));
+    expect(nestedGrantIdsOf(await world.viewer.http.graphql(NESTED, { id: environment.id }))).toEqual(expect.arrayContaining(ids));
+    let reading = true;
+    const readers = Array.from({ length: 8 }, async () => {
+      while (reading) expect((await world.viewer.http.get(paths.grants(environment.id))).status).toBe(200);
+    });
+    try {
+      for (const { grantId } of grants) {
+        expect((await there.delete(paths.grant(grantId))).status).toBe(204);
+        expect(grantIdsOf(await world.viewer.http.get(paths.grants(environment.id)))).not.toContain(grantId);
+        expect(nestedGrantIdsOf(await world.viewer.http.graphql(NESTED, { id: environment.id }))).not.toContain(grantId);
+      }
+    } finally {
+      reading = false;
+      await Promise.all(readers);
+    }
+  });
+
+  it("answers each account as itself: a stranger never gets what the owner was answered", async () => {
+    const owners = await world.owner.http.graphql(NESTED, { id: environment.id });
+    expect(owners.body.data?.environment).not.toBeNull();
+    const strangers = await world.stranger.http.graphql(NESTED, { id: environment.id });
+    expect(strangers.body.data?.environment ?? null).toBeNull();
+    const ownerView = await world.owner.http.get(paths.grants(environment.id));
+    expect(ownerView.status).toBe(200);
+    expect((await world.stranger.http.get(paths.grants(environment.id))).status).toBe(404);
+  });
+
+  it("never keeps an answer with errors", async () => {
+    const before = await lookups(service);
+    for (let attempt = 0; attempt < 3; attempt++) expect((await world.stranger.http.get(paths.grants(environment.id))).status).toBe(404);
+    const after = await lookups(service);
+    expect(after.hit - before.hit).toBe(0);
+    expect(after.miss - before.miss).toBe(3);
+  });
+
+  it("does not cache mutations", async () => {
+    const before = await lookups(service);
+    const { grantId } = await grantOf();
+    expect((await world.owner.http.delete(paths.grant(grantId))).status).toBe(204);
+    const after = await lookups(service);
+    expect(after.uncacheable - before.uncacheable).toBe(1);
+    expect(after.hit - before.hit).toBe(0);
+  });
+
+  it("does not serve events that retention pruned", async () => {
+    const events = () => world.owner.http.get(`/v1/envs/${environment.id}/events`);
+    const before = await events();
+    expect(before.status).toBe(200);
+    expect(before.body.values.length).toBeGreaterThan(0);
+    expect((await events()).text).toBe(before.text);
+    await pruneEventsBefore(service.db, new Date(Date.now() + 60_000));
+    const after = await events();
+    expect(after.status).toBe(200);
+    expect(after.body.values).toEqual([]);
+  });
+});
+
+describeEachDatabase("read cache settings", (provider) => {
+  const services: TestService[] = [];
+  afterAll(() => Promise.all(services.map((service) => service.stopAndDrop())));
+
+  const serviceWith = async (readCacheBytes: number) => {
+    const service = await startTestService(provider, { readCacheBytes });
+    services.push(service);
+    return { service, world: await createWorld(service) };
+  };
+
+  it("TOOLGATE_READ_CACHE_MB=0 executes every read", async () => {
+    const { service, world } = await serviceWith(0);
+    const before = await lookups(service);
+    for (let attempt = 0; attempt < 3; attempt++) expect((await world.owner.http.graphql("{ me { email } }")).status).toBe(200);
+    const after = await lookups(service);
+    expect(after.hit - before.hit).toBe(0);
+    expect(after.uncacheable - before.uncacheable).toBe(3);
+  });
+
+  it("keeps its entries within the configured memory, and answers what it cannot keep", async () => {
+    const limit = 4096;
+    const { service, world } = await serviceWith(limit);
+    // 200 different documents, ~100 bytes each kept: several times the limit.
+    for (let index = 0; index < 200; index++) {
+      const result = await world.owner.http.graphql(`query Q${index} { me { email name } }`);
+      expect(result.body.data).toEqual({ me: { email: world.owner.account.email, name: "owner" } });
+    }
+    const { samples } = await scrape(service.metricsUrl);
+    const bytes = valueOf(samples, "toolgate_read_cache_bytes")!;
+    expect(bytes).toBeGreaterThan(0);
+    expect(bytes).toBeLessThanOrEqual(limit);
+    // A release's answer (its whole definition, several KB) is over a quarter of the limit: answered, never kept.
+    const release = await world.publish(world.owner, uniqueName("large"), "1.0.0");
+    const before = await lookups(service);
+    for (let attempt = 0; attempt < 2; attempt++) expect((await world.owner.http.get(`/v1/tool-releases/${release.id}`)).status).toBe(200);
+    const after = await lookups(service);
+    expect(after.hit - before.hit).toBe(0);
+    expect(after.miss - before.miss).toBe(2);
+  });
+});
