@@ -5,6 +5,8 @@
 // SHOW_SQL=1 also prints each statement the scenario sends, with how often per request.
 // WITHOUT_DATABASE=1 answers every model read (find…) from memory after its first run, so what is
 // left is the request without Prisma and the database: compare the two to split a read's cost.
+// TOOLGATE_READ_CACHE_MB sets the read cache as `serve` reads it (default 16; 0: off, as
+// WITHOUT_DATABASE always has it).
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import { createScratchDatabase } from "../src/db/scratch-database.js";
@@ -37,7 +39,7 @@ const db = await openDatabase(scratch.url, {
   onQuery: process.env.SHOW_SQL ? (sql) => statementTexts.set(sql, (statementTexts.get(sql) ?? 0) + 1) : undefined,
 });
 // As `serve` runs it in the benchmark: tokens cached, no rate limits, no access log.
-const app = createApp({ db: process.env.WITHOUT_DATABASE ? readsFromMemory(db) : db, schema: buildSchema(), routes: REST_ROUTES, logger: createLogger("warn"), introspection: false, isReady: () => true, tokenCacheMs: 5000 });
+const app = createApp({ db: process.env.WITHOUT_DATABASE ? readsFromMemory(db) : db, schema: buildSchema(), routes: REST_ROUTES, logger: createLogger("warn"), introspection: false, isReady: () => true, tokenCacheMs: 5000, readCacheBytes: process.env.WITHOUT_DATABASE ? 0 : Number(process.env.TOOLGATE_READ_CACHE_MB ?? 16) * 1024 * 1024 });
 const requests = scenario.requests(subject);
 
 /** The client with every `find…` of every model answered from memory once it has run with the same arguments. */

@@ -16,6 +16,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --runs N                      measured runs per server and scenario; medians are reported (default 3)
   --connections N               concurrent connections (default 32)
   --scenario ID                 only this scenario (repeatable): ${SCENARIOS.map((scenario) => scenario.id).join(", ")}
+  --read-cache MB               toolgate's TOOLGATE_READ_CACHE_MB (default: its own, 16); 0 measures
+                                every read executed, as before the read cache
   --quick                       smoke run: 1 run of 1 s (or 1 answer per connection), short warm-up, results not written
   --out FILE                    results JSON (default bench/results/<date>.json; none for --quick)`;
 
@@ -25,6 +27,8 @@ export interface BenchOptions {
   load: LoadSettings;
   scenarioIds: string[];
   quick: boolean;
+  /** TOOLGATE_READ_CACHE_MB for toolgate; undefined: toolgate's default. */
+  readCacheMb: number | undefined;
   /** Where the results JSON goes; undefined: the default for a full run, none for a quick one. */
   out: string | undefined;
 }
@@ -35,6 +39,12 @@ function positiveNumber(name: string, value: string | undefined, fallback: numbe
   if (value === undefined) return fallback;
   const number = Number(value);
   if (!Number.isFinite(number) || number <= 0) throw new OptionsError(`--${name}: "${value}" is not a positive number`);
+  return number;
+}
+
+function nonNegativeNumber(name: string, value: string): number {
+  const number = Number(value);
+  if (value.trim() === "" || !Number.isFinite(number) || number < 0) throw new OptionsError(`--${name}: "${value}" is not a number of 0 or more`);
   return number;
 }
 
@@ -50,6 +60,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       connections: { type: "string" },
       scenario: { type: "string", multiple: true },
       quick: { type: "boolean", default: false },
+      "read-cache": { type: "string" },
       out: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -77,6 +88,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
     },
     scenarioIds: values.scenario ?? known,
     quick,
+    readCacheMb: values["read-cache"] === undefined ? undefined : nonNegativeNumber("read-cache", values["read-cache"]),
     out: values.out,
   };
 }

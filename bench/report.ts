@@ -29,6 +29,8 @@ export interface BenchResults {
   commit: string;
   machine: { cpus: number; cpuModel: string; node: string; loadAverageBefore: number[]; loadAverageAfter: number[] };
   settings: LoadSettings;
+  /** toolgate's settings that differ by run: TOOLGATE_READ_CACHE_MB, or "default". */
+  toolgate?: { readCacheMb: number | "default" };
   startup: { helpMs: number; helpSamplesMs: number[] };
   databases: DatabaseResult[];
   /** The whole `npm run bench`, seeding and start-ups included. */

@@ -35,11 +35,11 @@ async function benchDatabase(provider: DatabaseProvider, options: BenchOptions, 
     // one start right after seeding varied from 1.0 to 1.7 s on one machine.
     const readyRunsMs: number[] = [];
     for (let probe = 0; probe < 2; probe++) {
-      const started = await startToolgate(scratch.url);
+      const started = await startToolgate(scratch.url, toolgateEnv(options));
       readyRunsMs.push(started.readyMs);
       await started.stop();
     }
-    const toolgate = await startToolgate(scratch.url);
+    const toolgate = await startToolgate(scratch.url, toolgateEnv(options));
     readyRunsMs.push(toolgate.readyMs);
     try {
       const floor = await startFloor(scratch.url);
@@ -86,6 +86,11 @@ function gitCommit(): string {
   }
 }
 
+/** The settings `--read-cache` gives toolgate; none: its defaults, as an operator starts it. */
+function toolgateEnv(options: BenchOptions): Record<string, string> {
+  return options.readCacheMb === undefined ? {} : { TOOLGATE_READ_CACHE_MB: String(options.readCacheMb) };
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   if (options === "help") {
@@ -108,12 +113,14 @@ async function main(): Promise<void> {
     commit: gitCommit(),
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", node: process.version, loadAverageBefore, loadAverageAfter: os.loadavg() },
     settings: options.load,
+    toolgate: { readCacheMb: options.readCacheMb ?? "default" },
     startup: { helpMs: help.medianMs, helpSamplesMs: help.samplesMs },
     databases,
     totalSeconds: (performance.now() - started) / 1000,
   };
   const { connections, durationSeconds, runs } = options.load;
-  console.log(`\ntoolgate vs floor — ${connections} connections, medians of ${runs} interleaved run(s) of ${durationSeconds} s, node ${process.version}, ${os.cpus().length} CPUs`);
+  const readCache = options.readCacheMb === undefined ? "its default" : `${options.readCacheMb} MB`;
+  console.log(`\ntoolgate vs floor — ${connections} connections, medians of ${runs} interleaved run(s) of ${durationSeconds} s, node ${process.version}, ${os.cpus().length} CPUs, toolgate's read cache ${readCache}`);
   console.log(`load average before ${loadAverageBefore.map((n) => n.toFixed(2)).join(" ")}, after ${results.machine.loadAverageAfter.map((n) => n.toFixed(2)).join(" ")}\n`);
   console.log(formatTable(databases));
   console.log(`\n${formatStartup(results)}`);

@@ -28,12 +28,13 @@ export const TOOLGATE_ENV = {
 
 const ADMIN_TOKEN = `tg_bench_admin_${"x".repeat(32)}`;
 
-export function startToolgate(databaseUrl: string): Promise<RunningServer> {
+/** `toolgate serve` as the benchmark runs it; `env` adds settings (TOOLGATE_READ_CACHE_MB). */
+export function startToolgate(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
   return start(
     "toolgate",
     "bin/toolgate.js",
     ["serve", "--port", "0", "--host", "127.0.0.1"],
-    { ...TOOLGATE_ENV, TOOLGATE_DATABASE_URL: databaseUrl, TOOLGATE_ADMIN_TOKEN: ADMIN_TOKEN },
+    { ...TOOLGATE_ENV, ...env, TOOLGATE_DATABASE_URL: databaseUrl, TOOLGATE_ADMIN_TOKEN: ADMIN_TOKEN },
   );
 }
 
