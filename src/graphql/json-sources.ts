@@ -9,17 +9,12 @@ export type JsonText = string | Uint8Array;
 /** Per request: value → the JSON text JSON.stringify would write for it. */
 export class JsonSources {
   private readonly texts = new WeakMap<object, JsonText>();
-  private readonly noted: [object, JsonText][] = [];
+  private count = 0;
 
   /** Notes that `value` serializes to `text`; the caller vouches for it (see `serializesTo`). */
   note(value: object, text: JsonText): void {
-    if (!this.texts.has(value)) this.noted.push([value, text]);
+    if (!this.texts.has(value)) this.count += 1;
     this.texts.set(value, text);
-  }
-
-  /** Every value noted so far with its text (the read cache keeps them with a result). */
-  entries(): readonly (readonly [object, JsonText])[] {
-    return this.noted.map(([value]) => [value, this.texts.get(value)!] as const);
   }
 
   textOf(value: object): JsonText | undefined {
@@ -27,7 +22,7 @@ export class JsonSources {
   }
 
   get size(): number {
-    return this.noted.length;
+    return this.count;
   }
 }
 

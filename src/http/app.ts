@@ -10,7 +10,7 @@ import { cachedTokenLookup } from "../domain/token-cache.js";
 import { tokenLookupIn } from "../domain/tokens.js";
 import { createContext, type Context } from "../graphql/context.js";
 import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
-import { ReadCache, type ReadCacheStats } from "../graphql/read-cache.js";
+import { AnswerCache, type AnswerCacheStats } from "./answer-cache.js";
 import { apiReferencePages } from "./api-reference.js";
 import { readBodyText } from "./body-limit.js";
 import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
@@ -42,7 +42,7 @@ export interface AppOptions {
   isReady(): boolean;
   /** How long a looked-up token is trusted before it is read again (0: every request reads it). */
   tokenCacheMs?: number | undefined;
-  /** Memory for answers to repeated reads, valid until the next committed change (read-cache.ts); 0 or omitted: off. */
+  /** Memory for answers to repeated reads, valid until the next committed change (answer-cache.ts); 0 or omitted: off. */
   readCacheBytes?: number | undefined;
   // Operability (docs/deploy.md).
   /** Where each answered request is counted and timed; nowhere when omitted. */
@@ -67,7 +67,7 @@ export type App = FetchHandler & {
   routeTable(): { method: string; path: string }[];
   answerDirectly: NodeFastPath;
   /** What the read cache holds and how often it answered (the metrics). */
-  readCacheStats(): ReadCacheStats;
+  readCacheStats(): AnswerCacheStats;
 };
 
 const socketAddressOf = (serverContext: object | undefined): string | undefined =>
@@ -81,11 +81,10 @@ const OFF: RateLimitConfig = { perToken: { perSecond: 0, burst: 1 }, anonymous: 
 export function createApp(options: AppOptions): App {
   const { db, schema, logger } = options;
   const readCacheBytes = options.readCacheBytes ?? 0;
-  const readCache = new ReadCache({ maxBytes: readCacheBytes, dataVersion: readCacheBytes > 0 ? dataVersionOf(db) : async () => "" });
+  const answers = new AnswerCache({ maxBytes: readCacheBytes, dataVersion: readCacheBytes > 0 ? dataVersionOf(db) : async () => "" });
   const yoga = createGraphQLHandler({
     schema,
     logger,
-    readCache,
     introspection: options.introspection,
     graphiqlToken: options.graphiqlToken,
     graphiqlVariables: options.graphiqlVariables,
@@ -118,7 +117,7 @@ export function createApp(options: AppOptions): App {
   const graphql = api(
     async (request, context) => {
       const body = request.method === "GET" || request.method === "HEAD" || !request.body ? undefined : await readBodyText(request);
-      return yoga.fetch(request, { requestId: context.requestId, createContext: async () => context, body });
+      return answers.answer(request, context, body, () => yoga.fetch(request, { requestId: context.requestId, createContext: async () => context, body }));
     },
     graphqlErrorResponse,
   );
@@ -140,7 +139,8 @@ export function createApp(options: AppOptions): App {
     router.head(METRICS_PATH, options.metricsEndpoint);
   }
   for (const route of prepared) {
-    const handler = api((request, context) => runRoute(schema, route, request as unknown as IRequest, context, readCache), errorResponse);
+    // REST bodies belong to writes, which the answer cache never keeps.
+    const handler = api((request, context) => answers.answer(request, context, undefined, () => runRoute(schema, route, request as unknown as IRequest, context)), errorResponse);
     router[route.route.method.toLowerCase() as "get" | "post" | "delete"](route.route.path, handler);
     // HEAD runs the GET; the representation step below drops the body and keeps its headers.
     if (route.route.method === "GET") router.head(route.route.path, handler);
@@ -202,7 +202,7 @@ export function createApp(options: AppOptions): App {
   return Object.assign(handler, {
     routeTable: () => router.routes.map(([method, , , path]) => ({ method, path: path ?? "" })),
     answerDirectly: healthzFastPath(logger, requestMetrics),
-    readCacheStats: () => readCache.stats(),
+    readCacheStats: () => answers.stats(),
   });
 }
 

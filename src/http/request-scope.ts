@@ -7,6 +7,11 @@ export interface RequestScope {
   requestId: string;
   /** The GraphQL operation executed, when one was (yoga.ts notes it). */
   operationName?: string | undefined;
+  /**
+   * Set to false by the answer cache before a read runs, then by the executor to whether its answer
+   * may be kept (answer-cache.ts); undefined when no cache asked.
+   */
+  answerable?: boolean | undefined;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();
@@ -14,6 +19,10 @@ const scope = new AsyncLocalStorage<RequestScope>();
 /** `requestScope` is the caller's to read after `work`: what was noted in it while serving. */
 export function runInRequestScope<T>(requestScope: string | RequestScope, work: () => T): T {
   return scope.run(typeof requestScope === "string" ? { requestId: requestScope } : requestScope, work);
+}
+
+export function currentRequestScope(): RequestScope | undefined {
+  return scope.getStore();
 }
 
 export function currentRequestId(): string | undefined {

@@ -6,12 +6,12 @@
 // cross-site page cannot make a browser send an authenticated request. The body size cap is
 // applied before Yoga, in app.ts.
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { noteAnswerable } from "./answer-cache.js";
 import { getOperationAST, GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { DomainError, invalidRequest } from "../domain/errors.js";
 import { graphqlArmorPlugins } from "../graphql/armor.js";
 import type { Context } from "../graphql/context.js";
-import type { ReadCache } from "../graphql/read-cache.js";
 import { ListArgumentLimitRule } from "../graphql/list-limits.js";
 import { graphQLErrorFor, HTTP_STATUS_BY_CODE, maskError, requestErrorFor, type ErrorExtensions } from "../graphql/error-codes.js";
 import { lazyGraphiQLPage, type GraphiQLPage, type StarterVariables } from "./graphiql.js";
@@ -35,8 +35,6 @@ export interface YogaOptions {
   graphiqlToken?: string | undefined;
   /** Variables GraphiQL pre-fills in demo mode: ids from the demo data. */
   graphiqlVariables?: StarterVariables | undefined;
-  /** Where queries are executed, answered from memory when nothing changed (read-cache.ts); none when omitted. */
-  readCache?: ReadCache | undefined;
 }
 
 export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<RequestServerContext, Context> {
@@ -75,7 +73,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       useInvalidDocumentsAsRequestInvalid(),
       useHttpStatusInErrorBodies(),
       useOperationNameNote(),
-      ...(options.readCache ? [useReadCache(options.readCache)] : []),
+      useAnswerableNote(),
       useContentSecurityPolicyForGraphiQL(graphiqlPage),
     ],
     // The page is rendered once (graphiql.ts); Yoga asks for it on every GET that accepts text/html.
@@ -107,11 +105,15 @@ function useOperationNameNote(): Plugin {
   };
 }
 
-/** Queries run through the read cache, as REST routes do (rest/executor.ts). */
-function useReadCache(readCache: ReadCache): Plugin {
+/** Tells the answer cache whether what was executed may be kept (answer-cache.ts), as the REST executor does. */
+function useAnswerableNote(): Plugin {
   return {
-    onExecute({ executeFn, setExecuteFn }) {
-      setExecuteFn((args) => readCache.execute(args, executeFn) as ReturnType<typeof executeFn>);
+    onExecute({ args }) {
+      return {
+        onExecuteDone({ result }) {
+          noteAnswerable(args, result);
+        },
+      };
     },
   };
 }

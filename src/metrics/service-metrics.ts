@@ -3,7 +3,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from "prom-client";
 import type { PoolUsage } from "../db/client.js";
 import type { DatabaseProvider } from "../db/prisma-schemas.js";
-import type { ReadCacheStats } from "../graphql/read-cache.js";
+import type { AnswerCacheStats } from "../http/answer-cache.js";
 import { STATEMENT_KINDS, type QueryObserver, type StatementKind } from "../db/query-timing.js";
 import { createRequestMetrics, type RequestMetrics } from "../http/request-metrics.js";
 import { SeriesHistogram, type ExportedMetric, type Series } from "./histogram.js";
@@ -19,7 +19,7 @@ export interface ServiceMetrics {
   /** Reports the number of open live subscriptions at every scrape. */
   watchLiveSubscriptions(read: () => number): void;
   /** Reports the read cache's lookups and size at every scrape. */
-  watchReadCache(read: () => ReadCacheStats): void;
+  watchReadCache(read: () => AnswerCacheStats): void;
   /** The exposition text. */
   scrape(): Promise<string>;
   contentType: string;
@@ -84,10 +84,10 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
       },
     });
 
-  const watchReadCache = (read: () => ReadCacheStats) => {
+  const watchReadCache = (read: () => AnswerCacheStats) => {
     new Counter({
       name: "toolgate_read_cache_lookups_total",
-      help: "Queries by what the read cache did: hit (answered from memory), miss (executed and kept), uncacheable (executed: a mutation, errors, cache off, database unreachable).",
+      help: "Reads by what the read cache did: hit (answered from memory), miss (executed; kept when a query answered without errors), uncacheable (not looked up: a /v1 write, the cache off, the database unreachable).",
       labelNames: ["outcome"],
       registers: [registry],
       collect() {
@@ -97,7 +97,7 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
     });
     new Gauge({
       name: "toolgate_read_cache_bytes",
-      help: "Estimated memory held by the read cache's entries (TOOLGATE_READ_CACHE_MB bounds it).",
+      help: "Memory held by the read cache's answers, their bytes and keys (TOOLGATE_READ_CACHE_MB bounds it).",
       registers: [registry],
       collect() {
         this.set(read().bytes);

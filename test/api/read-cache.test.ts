@@ -1,6 +1,7 @@
 // The read cache (src/graphql/read-cache.ts): a repeated query is answered from memory only while
 // no change has been committed since it was computed, through this process or any other; answers
 // depend on who asks; errors are never kept; the memory it takes is bounded.
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Environment, ToolRelease } from "../../src/db/generated/sqlite/client.js";
 import { pruneEventsBefore } from "../../src/domain/events.js";
@@ -57,6 +58,8 @@ describeEachDatabase("read cache", (provider) => {
     const second = await world.viewer.http.get(paths.grant(grantId));
     expect(first.status).toBe(200);
     expect(second.text).toBe(first.text);
+    // The ETag stays the SHA-256 of the body (docs/api.md; `fetch` asked for gzip: a coding suffix), however many caches share the process.
+    expect(second.headers.get("etag")).toMatch(new RegExp(`^"${createHash("sha256").update(second.text).digest("base64url")}(-gzip)?"$`));
     expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
     const firstNested = await world.viewer.http.graphql(NESTED, { id: environment.id });
     const secondNested = await world.viewer.http.graphql(NESTED, { id: environment.id });
@@ -65,6 +68,28 @@ describeEachDatabase("read cache", (provider) => {
     const after = await lookups(service);
     expect(after.hit - before.hit).toBe(2);
     expect(after.miss - before.miss).toBe(2);
+  });
+
+  it("keeps answers apart by what the request asks for: media type, GET or POST", async () => {
+    const query = "{ me { email } }";
+    const asked = (accept: string) => world.owner.http.request("POST", "/graphql", { query }, { accept });
+    for (const accept of ["application/json", "application/graphql-response+json", "application/json"]) {
+      const answer = await asked(accept);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-type")).toMatch(new RegExp(`^${accept.replace("+", "\\+")}`));
+    }
+    const before = await lookups(service);
+    const byGet = () => world.owner.http.request("GET", `/graphql?query=${encodeURIComponent(query)}`, undefined, { accept: "application/json" });
+    const [first, second] = [await byGet(), await byGet()];
+    expect(second.text).toBe(first.text);
+    expect(first.body).toEqual({ data: { me: { email: world.owner.account.email } } });
+    const after = await lookups(service);
+    expect([after.miss - before.miss, after.hit - before.hit]).toEqual([1, 1]);
+    // Each kept answer's ETag is its own body's SHA-256, even when answers are kept and hashed one after another.
+    for (const other of ["{ me { name } }", "{ me { plan } }"]) {
+      const answer = await world.owner.http.request("GET", `/graphql?query=${encodeURIComponent(other)}`, undefined, { accept: "application/json" });
+      expect(answer.headers.get("etag")).toMatch(new RegExp(`^"${createHash("sha256").update(answer.text).digest("base64url")}(-gzip)?"$`));
+    }
   });
 
   it("sees a change committed in this process at the next read", async () => {
@@ -176,9 +201,9 @@ describeEachDatabase("read cache settings", (provider) => {
   });
 
   it("keeps its entries within the configured memory, and answers what it cannot keep", async () => {
-    const limit = 4096;
+    const limit = 8192;
     const { service, world } = await serviceWith(limit);
-    // 200 different documents, ~100 bytes each kept: several times the limit.
+    // 200 different documents, each answer kept with its key (~1 KB): many times the limit.
     for (let index = 0; index < 200; index++) {
       const result = await world.owner.http.graphql(`query Q${index} { me { email name } }`);
       expect(result.body.data).toEqual({ me: { email: world.owner.account.email, name: "owner" } });
@@ -187,10 +212,14 @@ describeEachDatabase("read cache settings", (provider) => {
     const bytes = valueOf(samples, "toolgate_read_cache_bytes")!;
     expect(bytes).toBeGreaterThan(0);
     expect(bytes).toBeLessThanOrEqual(limit);
-    // A release's answer (its whole definition, several KB) is over a quarter of the limit: answered, never kept.
+    // A release's answer (its whole definition) is over a quarter of the limit: answered, never kept.
     const release = await world.publish(world.owner, uniqueName("large"), "1.0.0");
     const before = await lookups(service);
-    for (let attempt = 0; attempt < 2; attempt++) expect((await world.owner.http.get(`/v1/tool-releases/${release.id}`)).status).toBe(200);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await world.owner.http.get(`/v1/tool-releases/${release.id}`);
+      expect(answer.status).toBe(200);
+      expect(answer.text.length).toBeGreaterThan(limit / 4);
+    }
     const after = await lookups(service);
     expect(after.hit - before.hit).toBe(0);
     expect(after.miss - before.miss).toBe(2);

@@ -1,10 +1,10 @@
 // Runs REST routes through the GraphQL schema: each route's (already parsed) document is validated
 // once at start-up and executed with the same context and error mapping as /graphql.
-import { execute, GraphQLError, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { execute, GraphQLError, validate, type DocumentNode, type GraphQLSchema } from "graphql";
 import type { IRequest } from "itty-router";
 import type { Context } from "../../graphql/context.js";
 import { maskError, requestErrorFor } from "../../graphql/error-codes.js";
-import type { ReadCache } from "../../graphql/read-cache.js";
+import { noteAnswerable } from "../answer-cache.js";
 import { byteResponse } from "../byte-body.js";
 import { errorResponse } from "../errors.js";
 import { readJsonBody } from "./body.js";
@@ -30,7 +30,6 @@ export async function runRoute(
   prepared: PreparedRoute,
   request: IRequest,
   context: Context,
-  readCache: ReadCache,
 ): Promise<Response> {
   const onUnexpected = (error: unknown) => context.logger.error({ err: error, route: prepared.route.name }, "unexpected error");
   try {
@@ -38,7 +37,9 @@ export async function runRoute(
     context.actor();
     const body = request.method === "GET" || request.method === "HEAD" ? undefined : await readJsonBody(request as unknown as Request);
     const variables = prepared.route.variables({ params: request.params, query: new URL(request.url).searchParams, body });
-    const result = (await readCache.execute({ schema, document: prepared.document, variableValues: variables, contextValue: context }, execute)) as ExecutionResult;
+    const args = { schema, document: prepared.document, variableValues: variables, contextValue: context };
+    const result = await execute(args);
+    noteAnswerable(args, result);
     if (result.errors?.length) {
       const requestErrors = result.data == null && result.errors.every((e) => !e.path);
       const first = requestErrors

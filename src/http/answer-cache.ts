@@ -1,0 +1,181 @@
+// Answers a repeated read with the bytes the pipeline gave it last time, while the database is in
+// the state that answer was computed in. A read is `GET` on /v1, or a /graphql request (GET, or a
+// POST of JSON); its key is everything the handler's answer depends on: method, path and query
+// string, body, Accept, Content-Type and who asks (the whole account row authentication found). The
+// data version (src/db/data-version.ts) is read before the handler runs; the answer is kept under it
+// only when the handler executed a query without errors (the executors note that: `noteAnswerable`)
+// and answered 200. A later identical request reads the version again (one small statement instead
+// of the 3–5 a read needs, and no GraphQL execution) and gets the kept bytes only if no change was
+// committed since, through any replica or process.
+import { getOperationAST, Kind, visit, type DocumentNode, type ExecutionArgs } from "graphql";
+import { LRUCache } from "lru-cache";
+import type { DataVersionReader } from "../db/data-version.js";
+import type { Context } from "../graphql/context.js";
+import { byteResponse, knownBodyOf } from "./byte-body.js";
+import { currentRequestScope, noteOperationName } from "./request-scope.js";
+
+interface Answer {
+  version: string;
+  status: number;
+  headers: [string, string][];
+  bytes: Uint8Array;
+  /** Names the bytes for the ETag's hash, so it is computed once per answer (body-digest.ts). */
+  assemblyKey: string;
+  /** The GraphQL operation it ran, for the request metrics. */
+  operationName: string | undefined;
+}
+
+export type AnswerCacheOutcome = "hit" | "miss" | "uncacheable";
+
+export interface AnswerCacheStats {
+  lookups: Record<AnswerCacheOutcome, number>;
+  entries: number;
+  bytes: number;
+}
+
+export interface AnswerCacheOptions {
+  /** The memory answers may take (their bytes and keys); 0 turns the cache off. */
+  maxBytes: number;
+  dataVersion: DataVersionReader;
+}
+
+/** Request bodies (and query strings) longer than this are not worth a key (publication plans carry whole definitions). */
+const MAX_REQUEST_CHARS = 8192;
+/** One answer may take at most this share of the cache, so one large list cannot empty it. */
+const MAX_ANSWER_SHARE = 4;
+/** What an answer costs beyond its bytes and key: the entry, its headers, the LRU's bookkeeping. */
+const ANSWER_OVERHEAD_BYTES = 400;
+
+/** Names kept answers for body-digest.ts, whose digests are shared by every cache in the process. */
+let answersKept = 0;
+
+export class AnswerCache {
+  readonly #answers: LRUCache<string, Answer> | undefined;
+  readonly #dataVersion: DataVersionReader;
+  readonly #lookups: Record<AnswerCacheOutcome, number> = { hit: 0, miss: 0, uncacheable: 0 };
+
+  constructor({ maxBytes, dataVersion }: AnswerCacheOptions) {
+    this.#dataVersion = dataVersion;
+    if (maxBytes > 0) {
+      this.#answers = new LRUCache<string, Answer>({
+        maxSize: maxBytes,
+        maxEntrySize: Math.floor(maxBytes / MAX_ANSWER_SHARE),
+        sizeCalculation: (answer, key) => answer.bytes.byteLength + key.length + ANSWER_OVERHEAD_BYTES,
+      });
+    }
+  }
+
+  /** `handle()`'s answer, or the one kept for the same request when nothing was committed since. `body`: the request's, as text. */
+  async answer(request: Request, context: Context, body: string | undefined, handle: () => Promise<Response> | Response): Promise<Response> {
+    const key = this.#answers ? keyOf(request, context, body) : undefined;
+    const scope = currentRequestScope();
+    if (!this.#answers || key === undefined || !scope) return this.#uncacheable(handle);
+    let version: string;
+    try {
+      version = await this.#dataVersion();
+    } catch {
+      // The database is unreachable: the request fails (or succeeds) the way it would without a cache.
+      return this.#uncacheable(handle);
+    }
+    const kept = this.#answers.get(key);
+    if (kept?.version === version) {
+      this.#lookups.hit += 1;
+      if (kept.operationName !== undefined) noteOperationName(kept.operationName);
+      return byteResponse(kept.bytes, { status: kept.status, headers: kept.headers }, kept.assemblyKey);
+    }
+    this.#lookups.miss += 1;
+    scope.answerable = false;
+    // The version was read before the handler ran, so an answer is never older than its version: a
+    // change committed meanwhile may be in it, and then the next request reads a newer version anyway.
+    const response = await handle();
+    if (!scope.answerable || response.status !== 200) return response;
+    const known = knownBodyOf(response);
+    const bytes = known?.bytes ?? new Uint8Array(await response.arrayBuffer());
+    const answer: Answer = {
+      version,
+      status: response.status,
+      headers: [...response.headers],
+      bytes,
+      assemblyKey: known?.assemblyKey ?? `answer:${++answersKept}`,
+      operationName: scope.operationName,
+    };
+    this.#answers.set(key, answer);
+    return known ? response : byteResponse(bytes, { status: answer.status, headers: answer.headers }, answer.assemblyKey);
+  }
+
+  stats(): AnswerCacheStats {
+    return { lookups: { ...this.#lookups }, entries: this.#answers?.size ?? 0, bytes: this.#answers?.calculatedSize ?? 0 };
+  }
+
+  async #uncacheable(handle: () => Promise<Response> | Response): Promise<Response> {
+    this.#lookups.uncacheable += 1;
+    return handle();
+  }
+}
+
+/**
+ * Called by the executors (yoga.ts, rest/executor.ts) with what they executed: the request's answer
+ * may be kept when it was a query, not delivered in parts, and its result has no errors.
+ */
+export function noteAnswerable(args: ExecutionArgs, result: unknown): void {
+  const scope = currentRequestScope();
+  if (!scope || scope.answerable !== false) return;
+  scope.answerable = isQuery(args) && isCompleteResult(result);
+}
+
+const READ_METHODS = new Set(["GET", "HEAD"]);
+const GRAPHQL_PATH = /^\/graphql\/?$/;
+
+/** The request's key, or undefined when it is not a read that may be kept. */
+function keyOf(request: Request, context: Context, body: string | undefined): string | undefined {
+  const url = new URL(request.url);
+  const graphql = GRAPHQL_PATH.test(url.pathname);
+  if (!READ_METHODS.has(request.method) && !(graphql && request.method === "POST")) return undefined;
+  if ((body?.length ?? 0) > MAX_REQUEST_CHARS || url.search.length > MAX_REQUEST_CHARS) return undefined;
+  const accept = graphql ? (request.headers.get("accept") ?? "") : "";
+  const contentType = graphql ? (request.headers.get("content-type") ?? "") : "";
+  // HEAD is answered by GET's handler; the representation step drops the body.
+  return [READ_METHODS.has(request.method) ? "GET" : request.method, url.pathname + url.search, accept, contentType, viewerKey(context), body ?? ""].join("\u0000");
+}
+
+const viewerKeys = new WeakMap<object, string>();
+
+/** Who asks, as everything an answer may depend on: the account row (its admin flag, plan, name…). */
+function viewerKey(context: Context): string {
+  const { authentication } = context;
+  if (authentication.kind !== "authenticated") return authentication.kind === "anonymous" ? "anonymous" : `rejected:${authentication.reason}`;
+  let key = viewerKeys.get(authentication.actor);
+  if (key === undefined) {
+    key = JSON.stringify(authentication.actor);
+    viewerKeys.set(authentication.actor, key);
+  }
+  return key;
+}
+
+const incrementalDocuments = new WeakMap<DocumentNode, boolean>();
+
+function isQuery(args: ExecutionArgs): boolean {
+  let incremental = incrementalDocuments.get(args.document);
+  if (incremental === undefined) {
+    incremental = hasIncrementalDelivery(args.document);
+    incrementalDocuments.set(args.document, incremental);
+  }
+  return !incremental && getOperationAST(args.document, args.operationName)?.operation === "query";
+}
+
+/** @defer and @stream results arrive in parts. */
+function hasIncrementalDelivery(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    [Kind.DIRECTIVE]: (directive) => {
+      if (directive.name.value === "defer" || directive.name.value === "stream") found = true;
+    },
+  });
+  return found;
+}
+
+function isCompleteResult(result: unknown): boolean {
+  if (typeof result !== "object" || result === null || Symbol.asyncIterator in result) return false;
+  const { errors, data } = result as { errors?: readonly unknown[]; data?: unknown };
+  return (errors === undefined || errors.length === 0) && data !== null && data !== undefined;
+}
