@@ -73,9 +73,11 @@ export class AnswerCache {
     let version: string;
     try {
       version = await this.#dataVersion();
-    } catch {
-      // The database is unreachable: the request fails (or succeeds) the way it would without a cache.
-      return this.#uncacheable(handle);
+    } catch (error) {
+      // The database is unreachable: the read would fail the same way (503), after waiting as long
+      // again for its own statements, so it fails now.
+      this.#lookups.uncacheable += 1;
+      throw error;
     }
     const kept = this.#answers.get(key);
     if (kept?.version === version) {
