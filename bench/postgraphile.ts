@@ -34,11 +34,14 @@ console.log("postgraphile:", check.status, JSON.stringify(checkBody).slice(0, 30
 if (check.status !== 200 || checkBody.errors) { pg.kill(); await scratch.drop(); throw new Error("PostGraphile did not answer the query"); }
 const floor = await startFloor(scratch.url);
 const toolgate = await startToolgate(scratch.url);
+// The engine alone: every read executed, as before the read cache (and as PostGraphile answers).
+const uncached = await startToolgate(scratch.url, { TOOLGATE_READ_CACHE_MB: "0" });
 const nested = SCENARIOS.find((s) => s.id === "graphql-nested")!.requests(subject);
 const loader = startLoader();
 const servers = [
   { name: "floor", url: floor.url, pid: floor.pid, requests: nested },
   { name: "toolgate", url: toolgate.url, pid: toolgate.pid, requests: nested },
+  { name: "toolgate, read cache off", url: uncached.url, pid: uncached.pid, requests: nested },
   { name: "postgraphile", url: pgUrl, pid: pg.pid!, requests: pgRequests },
 ];
 for (const s of servers) await loader.run({ url: s.url, pid: s.pid, requests: s.requests, connections: 32, durationSeconds: 2, timeoutSeconds: 60 });
@@ -51,4 +54,4 @@ for (let run = 0; run < 3; run++) for (const s of servers) {
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
 const f = results.floor!;
 for (const [name, r] of Object.entries(results)) console.log(`${name}: median ${med(r.rps).toFixed(0)} req/s, ${med(r.cpu).toFixed(2)} CPU ms/req, req/s ratio ${(med(r.rps) / med(f.rps)).toFixed(2)}, CPU ratio ${(med(f.cpu) / med(r.cpu)).toFixed(2)}`);
-loader.close(); pg.kill("SIGTERM"); await floor.stop(); await toolgate.stop(); await scratch.drop();
+loader.close(); pg.kill("SIGTERM"); await floor.stop(); await toolgate.stop(); await uncached.stop(); await scratch.drop();

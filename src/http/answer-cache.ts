@@ -12,7 +12,7 @@ import { LRUCache } from "lru-cache";
 import type { DataVersionReader } from "../db/data-version.js";
 import type { Context } from "../graphql/context.js";
 import { byteResponse, knownBodyOf } from "./byte-body.js";
-import { currentRequestScope, noteOperationName } from "./request-scope.js";
+import { currentRequestScope, noteOperationName, type RequestScope } from "./request-scope.js";
 
 interface Answer {
   version: string;
@@ -53,6 +53,8 @@ export class AnswerCache {
   readonly #answers: LRUCache<string, Answer> | undefined;
   readonly #dataVersion: DataVersionReader;
   readonly #lookups: Record<AnswerCacheOutcome, number> = { hit: 0, miss: 0, uncacheable: 0 };
+  /** Reads being answered now, by version and key: what they will keep, or undefined. */
+  readonly #running = new Map<string, Promise<Answer | undefined>>();
 
   constructor({ maxBytes, dataVersion }: AnswerCacheOptions) {
     this.#dataVersion = dataVersion;
@@ -80,17 +82,49 @@ export class AnswerCache {
       throw error;
     }
     const kept = this.#answers.get(key);
-    if (kept?.version === version) {
-      this.#lookups.hit += 1;
-      if (kept.operationName !== undefined) noteOperationName(kept.operationName);
-      return byteResponse(kept.bytes, { status: kept.status, headers: kept.headers }, kept.assemblyKey);
+    if (kept?.version === version) return this.#replay(kept);
+    // The same read at the same version already running (many clients asking right after a change):
+    // its answer is as valid here as a kept one, so it is shared rather than computed again.
+    const flight = `${version}\u0001${key}`;
+    const running = this.#running.get(flight);
+    if (running) {
+      const shared = await running;
+      if (shared) return this.#replay(shared);
     }
     this.#lookups.miss += 1;
+    let settle!: (answer: Answer | undefined) => void;
+    if (!running) this.#running.set(flight, new Promise((resolve) => (settle = resolve)));
+    let answer: Answer | undefined;
+    try {
+      const response = await this.#execute(scope, version, handle);
+      answer = response.answer;
+      if (answer) this.#answers.set(key, answer);
+      return response.response;
+    } finally {
+      if (!running) {
+        this.#running.delete(flight);
+        settle(answer);
+      }
+    }
+  }
+
+  stats(): AnswerCacheStats {
+    return { lookups: { ...this.#lookups }, entries: this.#answers?.size ?? 0, bytes: this.#answers?.calculatedSize ?? 0 };
+  }
+
+  #replay(answer: Answer): Response {
+    this.#lookups.hit += 1;
+    if (answer.operationName !== undefined) noteOperationName(answer.operationName);
+    return byteResponse(answer.bytes, { status: answer.status, headers: answer.headers }, answer.assemblyKey);
+  }
+
+  /** Runs the handler; its answer may be kept when the executor said so and it is a 200. */
+  async #execute(scope: RequestScope, version: string, handle: () => Promise<Response> | Response): Promise<{ response: Response; answer?: Answer }> {
     scope.answerable = false;
     // The version was read before the handler ran, so an answer is never older than its version: a
     // change committed meanwhile may be in it, and then the next request reads a newer version anyway.
     const response = await handle();
-    if (!scope.answerable || response.status !== 200) return response;
+    if (!scope.answerable || response.status !== 200) return { response };
     const known = knownBodyOf(response);
     const bytes = known?.bytes ?? new Uint8Array(await response.arrayBuffer());
     const answer: Answer = {
@@ -101,12 +135,7 @@ export class AnswerCache {
       assemblyKey: known?.assemblyKey ?? `answer:${++answersKept}`,
       operationName: scope.operationName,
     };
-    this.#answers.set(key, answer);
-    return known ? response : byteResponse(bytes, { status: answer.status, headers: answer.headers }, answer.assemblyKey);
-  }
-
-  stats(): AnswerCacheStats {
-    return { lookups: { ...this.#lookups }, entries: this.#answers?.size ?? 0, bytes: this.#answers?.calculatedSize ?? 0 };
+    return { response: known ? response : byteResponse(bytes, { status: answer.status, headers: answer.headers }, answer.assemblyKey), answer };
   }
 
   async #uncacheable(handle: () => Promise<Response> | Response): Promise<Response> {

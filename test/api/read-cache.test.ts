@@ -141,6 +141,18 @@ describeEachDatabase("read cache", (provider) => {
     }
   });
 
+  it("computes a read that 20 clients ask for at once, right after a change, once and shares it", async () => {
+    const { grantId } = await grantOf();
+    const before = await lookups(service);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => world.viewer.http.graphql(NESTED, { id: environment.id })));
+    const after = await lookups(service);
+    expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
+    expect(nestedGrantIdsOf(answers[0]!)).toContain(grantId);
+    expect(after.hit + after.miss - before.hit - before.miss).toBe(20);
+    // The first computes it; the others wait for it (a few may come after it was kept: hits too).
+    expect(after.miss - before.miss).toBeLessThanOrEqual(2);
+  });
+
   it("answers each account as itself: a stranger never gets what the owner was answered", async () => {
     const owners = await world.owner.http.graphql(NESTED, { id: environment.id });
     expect(owners.body.data?.environment).not.toBeNull();
