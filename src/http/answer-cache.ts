@@ -3,11 +3,10 @@
 // POST of JSON); its key is everything the handler's answer depends on: method, path and query
 // string, body, Accept, Content-Type and who asks (the whole account row authentication found). The
 // data version (src/db/data-version.ts) is read before the handler runs; the answer is kept under it
-// only when the handler executed a query without errors (the executors note that: `noteAnswerable`)
+// only when the handler executed a query without errors (the executors note that: answerable.ts)
 // and answered 200. A later identical request reads the version again (one small statement instead
 // of the 3–5 a read needs, and no GraphQL execution) and gets the kept bytes only if no change was
 // committed since, through any replica or process.
-import { getOperationAST, Kind, visit, type DocumentNode, type ExecutionArgs } from "graphql";
 import { LRUCache } from "lru-cache";
 import type { DataVersionReader } from "../db/data-version.js";
 import type { Context } from "../graphql/context.js";
@@ -29,7 +28,6 @@ export type AnswerCacheOutcome = "hit" | "miss" | "uncacheable";
 
 export interface AnswerCacheStats {
   lookups: Record<AnswerCacheOutcome, number>;
-  entries: number;
   bytes: number;
 }
 
@@ -109,7 +107,7 @@ export class AnswerCache {
   }
 
   stats(): AnswerCacheStats {
-    return { lookups: { ...this.#lookups }, entries: this.#answers?.size ?? 0, bytes: this.#answers?.calculatedSize ?? 0 };
+    return { lookups: { ...this.#lookups }, bytes: this.#answers?.calculatedSize ?? 0 };
   }
 
   #replay(answer: Answer): Response {
@@ -144,16 +142,6 @@ export class AnswerCache {
   }
 }
 
-/**
- * Called by the executors (yoga.ts, rest/executor.ts) with what they executed: the request's answer
- * may be kept when it was a query, not delivered in parts, and its result has no errors.
- */
-export function noteAnswerable(args: ExecutionArgs, result: unknown): void {
-  const scope = currentRequestScope();
-  if (!scope || scope.answerable !== false) return;
-  scope.answerable = isQuery(args) && isCompleteResult(result);
-}
-
 const READ_METHODS = new Set(["GET", "HEAD"]);
 const GRAPHQL_PATH = /^\/graphql\/?$/;
 
@@ -181,32 +169,4 @@ function viewerKey(context: Context): string {
     viewerKeys.set(authentication.actor, key);
   }
   return key;
-}
-
-const incrementalDocuments = new WeakMap<DocumentNode, boolean>();
-
-function isQuery(args: ExecutionArgs): boolean {
-  let incremental = incrementalDocuments.get(args.document);
-  if (incremental === undefined) {
-    incremental = hasIncrementalDelivery(args.document);
-    incrementalDocuments.set(args.document, incremental);
-  }
-  return !incremental && getOperationAST(args.document, args.operationName)?.operation === "query";
-}
-
-/** @defer and @stream results arrive in parts. */
-function hasIncrementalDelivery(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    [Kind.DIRECTIVE]: (directive) => {
-      if (directive.name.value === "defer" || directive.name.value === "stream") found = true;
-    },
-  });
-  return found;
-}
-
-function isCompleteResult(result: unknown): boolean {
-  if (typeof result !== "object" || result === null || Symbol.asyncIterator in result) return false;
-  const { errors, data } = result as { errors?: readonly unknown[]; data?: unknown };
-  return (errors === undefined || errors.length === 0) && data !== null && data !== undefined;
 }

@@ -6,7 +6,7 @@
 // cross-site page cannot make a browser send an authenticated request. The body size cap is
 // applied before Yoga, in app.ts.
 import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
-import { noteAnswerable } from "./answer-cache.js";
+import { noteAnswerable } from "./answerable.js";
 import { getOperationAST, GraphQLError, NoSchemaIntrospectionCustomRule, type GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { DomainError, invalidRequest } from "../domain/errors.js";

@@ -4,7 +4,7 @@ import { execute, GraphQLError, validate, type DocumentNode, type GraphQLSchema 
 import type { IRequest } from "itty-router";
 import type { Context } from "../../graphql/context.js";
 import { maskError, requestErrorFor } from "../../graphql/error-codes.js";
-import { noteAnswerable } from "../answer-cache.js";
+import { noteAnswerable } from "../answerable.js";
 import { byteResponse } from "../byte-body.js";
 import { errorResponse } from "../errors.js";
 import { readJsonBody } from "./body.js";
