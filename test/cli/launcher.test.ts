@@ -40,11 +40,12 @@ async function serveAsCommand(extraEnv: Record<string, string>) {
 }
 
 describe.runIf(process.platform === "linux")("the toolgate launcher", () => {
-  it("run as a command, execs Node itself with 2 malloc arenas, a 128 KiB mmap threshold and 8 MiB semi-spaces", async () => {
+  it("run as a command, execs Node itself with 2 malloc arenas, a 128 KiB mmap threshold, 8 MiB semi-spaces and baseline-compiled WebAssembly", async () => {
     const served = await serveAsCommand({});
     expect(path.basename(served.executable)).toMatch(/^node/);
     expect(served.environment).toMatchObject({ MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" });
     expect(served.commandLine).toContain("--max-semi-space-size=8");
+    expect(served.commandLine).toContain("--liftoff-only");
     expect(served.commandLine).toContain(BIN);
     // The shell replaced itself with Node, so SIGTERM reached the server: a graceful exit.
     expect(served.exitCode).toBe(0);
