@@ -1,4 +1,5 @@
-// `npx tsx bench/profile.ts <scenario> [seconds]`: seeds a small data set on SQLite, runs toolgate
+// `npx tsx bench/profile.ts <scenario> [seconds] [sqlite|postgresql]`: seeds a small data set (on
+// SQLite unless told; PostgreSQL at TOOLGATE_TEST_POSTGRES_URL or the default server), runs toolgate
 // (bin/toolgate.js serve) under --cpu-prof, loads it with the benchmark's scenario from the load
 // worker, and prints where the server's CPU went (self time by function). For finding costs, not
 // for measuring them: numbers come from `npm run bench`.
@@ -8,17 +9,18 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
-import { createScratchDatabase } from "../src/db/scratch-database.js";
+import { createScratchDatabase, DEFAULT_POSTGRES_SERVER_URL } from "../src/db/scratch-database.js";
 import { seedDataset } from "./dataset.js";
 import { startLoader } from "./loader.js";
 import { SCENARIOS } from "./scenarios.js";
 import { TOOLGATE_ENV } from "./servers.js";
 
-const [scenarioId = "graphql-nested", seconds = "5"] = process.argv.slice(2);
+const [scenarioId = "graphql-nested", seconds = "5", provider = "sqlite"] = process.argv.slice(2);
+if (provider !== "sqlite" && provider !== "postgresql") throw new Error(`unknown database ${provider}: sqlite or postgresql`);
 const scenario = SCENARIOS.find((candidate) => candidate.id === scenarioId);
 if (!scenario) throw new Error(`unknown scenario ${scenarioId}: ${SCENARIOS.map((s) => s.id).join(", ")}`);
 
-const scratch = await createScratchDatabase("sqlite");
+const scratch = await createScratchDatabase(provider, process.env.TOOLGATE_TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_SERVER_URL);
 await migrateDatabase(scratch.url);
 const db = await openDatabase(scratch.url);
 const { subject } = await seedDataset(db, { accounts: 1, environmentsPerAccount: 1, releasesPerAccount: 60, grants: { min: 50, max: 50 } });
