@@ -21,8 +21,9 @@ export interface ToolgateProcess {
   ensureDead(): Promise<void>;
 }
 
+/** Runs bin/toolgate.js as an executable, so with the launcher's memory settings and V8 flags, as shipped. */
 export function runToolgate(args: string[], env: Record<string, string>): ToolgateProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env } });
+  const child = spawn(BIN, args, { env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

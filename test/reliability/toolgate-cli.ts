@@ -14,7 +14,8 @@ export interface CliResult {
 
 export async function toolgate(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: "warn", ...env } });
+    // As an executable: the launcher's settings and V8 flags apply, as for an operator.
+    const { stdout, stderr } = await run(BIN, args, { env: { ...process.env, LOG_LEVEL: "warn", ...env } });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failed = error as { stdout: string; stderr: string; code: number };
