@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
-import { createScratchDatabase, DEFAULT_POSTGRES_SERVER_URL } from "../src/db/scratch-database.js";
+import { createScratchDatabase } from "../src/db/scratch-database.js";
 import { seedDataset } from "./dataset.js";
 import { startLoader } from "./loader.js";
 import { SCENARIOS } from "./scenarios.js";
@@ -20,7 +20,7 @@ if (provider !== "sqlite" && provider !== "postgresql") throw new Error(`unknown
 const scenario = SCENARIOS.find((candidate) => candidate.id === scenarioId);
 if (!scenario) throw new Error(`unknown scenario ${scenarioId}: ${SCENARIOS.map((s) => s.id).join(", ")}`);
 
-const scratch = await createScratchDatabase(provider, process.env.TOOLGATE_TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_SERVER_URL);
+const scratch = await createScratchDatabase(provider);
 await migrateDatabase(scratch.url);
 const db = await openDatabase(scratch.url);
 const { subject } = await seedDataset(db, { accounts: 1, environmentsPerAccount: 1, releasesPerAccount: 60, grants: { min: 50, max: 50 } });

@@ -3,9 +3,10 @@
 // Run as a command (`toolgate`, `npx toolgate`, `bin/toolgate.js`) the line above is shell: it starts
 // Node with a smaller memory footprint (docs/performance.md, "Memory"): glibc's malloc with 2 arenas
 // that hands blocks over 128 KiB straight back to the system, 8 MiB young-generation semi-spaces, and
-// WebAssembly (Prisma's query compiler) kept on V8's baseline compiler: optimising it cost 25-40 MB of
-// native memory and no measurable CPU per request. Operators' own MALLOC_* values win. For Node the line is a string and a comment, so
-// `node bin/toolgate.js` runs the same program with Node's defaults.
+// WebAssembly (Prisma's query compiler) kept on V8's baseline compiler: optimising it cost 25-40 MB
+// of native memory and saved no measurable CPU per request. Operators' own MALLOC_* values win. For
+// Node the line is a string and a comment, so `node bin/toolgate.js` runs the same program with
+// Node's defaults.
 // The `toolgate` command: runs the bundled JavaScript in dist/bundle/ (built by `npm install`, `npm start`,
 // `npm test` and `npm run build`). `npm run toolgate` runs the TypeScript sources through tsx instead.
 import { existsSync } from "node:fs";
