@@ -20,20 +20,25 @@ import { timeHelp } from "./startup.js";
 
 const log = (line: string) => console.error(line);
 
+async function seed(databaseUrl: string, provider: DatabaseProvider) {
+  const db = await openDatabase(databaseUrl);
+  try {
+    const seeded = await seedDataset(db, FULL_DATASET);
+    // Otherwise autovacuum visits the freshly written tables during the first scenarios.
+    if (provider === "postgresql") await db.$executeRawUnsafe("VACUUM ANALYZE");
+    return seeded;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 async function benchDatabase(provider: DatabaseProvider, options: BenchOptions, loader: Loader): Promise<DatabaseResult> {
   const scratch = await createScratchDatabase(provider, options.postgresUrl);
   try {
     log(`[${provider}] seeding ${FULL_DATASET.accounts} accounts, ${FULL_DATASET.accounts * FULL_DATASET.releasesPerAccount} releases …`);
     const seedStarted = performance.now();
     await migrateDatabase(scratch.url);
-    const db = await openDatabase(scratch.url);
-    const { subject, ...dataset } = await seedDataset(db, FULL_DATASET)
-      .then(async (seeded) => {
-        // Otherwise autovacuum visits the freshly written tables during the first scenarios.
-        if (provider === "postgresql") await db.$executeRawUnsafe("VACUUM ANALYZE");
-        return seeded;
-      })
-      .finally(() => db.$disconnect());
+    const { subject, ...dataset } = await seed(scratch.url, provider);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     log(`[${provider}] seeded in ${seedSeconds.toFixed(1)} s: ${JSON.stringify(dataset)}`);
 
