@@ -8,7 +8,7 @@
 // `npm start`, `npm test` and `npm install` run it every time and dist/ is never stale.
 // `--with-clients` first generates the Prisma clients into src/db/generated (the install step).
 import { execFileSync } from "node:child_process";
-import { readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -31,8 +31,27 @@ function typescriptFiles(dir) {
  */
 const UNBUNDLED = ["better-sqlite3", "@prisma/schema-engine-wasm", "pg-native", "pino", "thread-stream", "@scalar/api-reference", "playwright-core"];
 
+/**
+ * Every import of graphql, `require("graphql/language/parser")` of a CommonJS dependency included,
+ * resolves to graphql's ES module files: one copy of its classes in the bundle, so `instanceof
+ * GraphQLError` holds for errors thrown by any dependency (graphql-armor's parser is CommonJS).
+ */
+const oneGraphql = {
+  name: "one-graphql",
+  setup(onBuild) {
+    const graphqlRoot = path.join(projectRoot, "node_modules", "graphql");
+    onBuild.onResolve({ filter: /^graphql(\/.*)?$/ }, (args) => {
+      const subpath = args.path.slice("graphql".length).replace(/^\//, "").replace(/\.(m?js)$/, "");
+      const file = path.join(graphqlRoot, subpath === "" ? "index.mjs" : `${subpath}.mjs`);
+      if (existsSync(file)) return { path: file };
+      const indexFile = path.join(graphqlRoot, subpath, "index.mjs");
+      return existsSync(indexFile) ? { path: indexFile } : undefined;
+    });
+  },
+};
+
 async function bundle() {
-  await build({
+  const result = await build({
     // The launcher bounds the heap before the CLI loads (bin/toolgate.js); both share chunks.
     entryPoints: { toolgate: path.join(sourceDir, "cli", "main.ts"), "heap-growth": path.join(sourceDir, "heap-growth.ts") },
     outdir: path.join(outDir, "bundle"),
@@ -50,8 +69,12 @@ async function bundle() {
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
     sourcemap: "linked",
     sourcesContent: false,
+    plugins: [oneGraphql],
+    metafile: true,
     logLevel: "warning",
   });
+  // What went into the bundle, for the test that checks it holds one graphql.
+  writeFileSync(path.join(outDir, "bundle", "inputs.json"), JSON.stringify(Object.keys(result.metafile.inputs).sort(), null, 1));
 }
 
 async function compile() {

@@ -3,8 +3,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
-import { createAdapterFactory, createMigrationAdapter, providerOf, type PostgresSettings } from "./connection.js";
+import { createAdapterFactory, createMigrationAdapter, providerOf, sqliteFilePath, type PostgresSettings } from "./connection.js";
 import { applyPostgresMigrations } from "./postgres-migrations.js";
+import { applySqliteMigrations } from "./sqlite-migrations.js";
 import { redactDatabaseUrl } from "./redact.js";
 import { migrationsRoot, projectRoot, schemaFor, type DatabaseProvider } from "./prisma-schemas.js";
 import { NO_FILTERS, openSchemaEngine } from "./schema-engine.js";
@@ -64,33 +65,24 @@ export async function pendingMigrations(databaseUrl: string): Promise<string[]> 
 }
 
 /**
- * Applies pending migrations; returns the names of those applied now (empty when up to date).
- * PostgreSQL: transactional, under an advisory lock (src/db/postgres-migrations.ts). SQLite: the
- * schema engine, which holds an exclusive lock on the file while it works.
+ * Applies pending migrations; returns the names of those applied now (empty when up to date). Each
+ * migration commits in one transaction with its record: PostgreSQL under an advisory lock
+ * (postgres-migrations.ts), SQLite under the file's write lock (sqlite-migrations.ts).
  */
 export async function migrateDatabase(databaseUrl: string, postgres?: PostgresSettings): Promise<string[]> {
   const provider = providerOf(databaseUrl);
-  if (provider === "postgresql") {
-    const committed = listMigrations(provider).migrationDirectories.map((directory) => ({
-      name: directory.path,
-      sql: readFileSync(path.join(migrationsDir(provider), directory.path, directory.migrationFile.path), "utf8"),
-    }));
-    return applyPostgresMigrations(databaseUrl, committed, postgres);
-  }
-  if ((await pendingMigrations(databaseUrl)).length === 0) return [];
-  const { engine, close } = await openSchemaEngine(createMigrationAdapter(databaseUrl), schemaFile(provider));
+  const committed = listMigrations(provider).migrationDirectories.map((directory) => ({
+    name: directory.path,
+    sql: readFileSync(path.join(migrationsDir(provider), directory.path, directory.migrationFile.path), "utf8"),
+  }));
+  if (provider === "postgresql") return applyPostgresMigrations(databaseUrl, committed, postgres);
   try {
-    const result = await engine.applyMigrations({ migrationsList: listMigrations(provider), filters: NO_FILTERS }).catch((error: Error) => {
-      // The engine locks SQLite files exclusively; adapter-better-sqlite3 reports SQLITE_BUSY as an
-      // error kind the WASM engine does not know, hence this message match.
-      if (/SocketTimeout/.test(error.message)) {
-        throw new Error(`cannot migrate ${redactDatabaseUrl(databaseUrl)}: another process (a running toolgate?) has the database open; stop it and retry`);
-      }
-      throw error;
-    });
-    return result.appliedMigrationNames;
-  } finally {
-    await close();
+    return applySqliteMigrations(sqliteFilePath(databaseUrl), committed);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "SQLITE_BUSY") {
+      throw new Error(`cannot migrate ${redactDatabaseUrl(databaseUrl)}: another process holds its write lock; stop it and retry`, { cause: error });
+    }
+    throw error;
   }
 }
 

@@ -73,6 +73,40 @@ describeEachDatabase("nested authorization", (provider) => {
       }
     });
 
+    it("shows others the owner's id, name and e-mail only: plan, admin flag and creation time are null", async () => {
+      const query = `query ($id: UUID!) { grant(id: $id) { release { owner { uuid name email plan admin createdAt } } } }`;
+      for (const member of [world.owner, world.deployer, world.viewer]) {
+        const { grant: seen } = dataOf(await member.http.graphql(query, { id: grantInWorld.id }));
+        expect(seen.release.owner).toEqual({
+          uuid: world.stranger.account.id,
+          name: world.stranger.account.name,
+          email: world.stranger.account.email,
+          plan: null,
+          admin: null,
+          createdAt: null,
+        });
+      }
+      for (const viewer of [world.stranger.http, world.admin]) {
+        const { grant: seen } = dataOf(await viewer.graphql(query, { id: grantInStrangers.id }));
+        expect(seen.release.owner).toMatchObject({ uuid: world.stranger.account.id, plan: expect.stringMatching(/^[A-Z]+$/), admin: false, createdAt: expect.any(String) });
+      }
+    });
+
+    it("shows a stranger who grants a release by its coordinates no more of its owner", async () => {
+      const ownersRelease = await world.publish(world.owner, uniqueName("by-coordinates"), "1.0.0");
+      const created = dataOf(
+        await world.stranger.http.graphql(
+          `mutation ($environmentId: UUID!, $account: String!, $name: String!) {
+            createGrant(environmentId: $environmentId, input: { release: { type: BY_COORDINATES, account: $account, name: $name, version: "1.0.0" } }) {
+              release { owner { uuid email plan admin createdAt } }
+            }
+          }`,
+          { environmentId: strangersEnvironment.id, account: world.owner.account.email, name: ownersRelease.name },
+        ),
+      );
+      expect(created.createGrant.release.owner).toEqual({ uuid: world.owner.account.id, email: world.owner.account.email, plan: null, admin: null, createdAt: null });
+    });
+
     it("shows administrators the owner's environments and releases", async () => {
       const release = grantedRelease(dataOf(await world.admin.graphql(THROUGH_A_GRANT, { environmentId: world.environment.id })));
       // world.publish also gave the stranger an environment to publish from.

@@ -125,7 +125,8 @@ export function fuzzRequests(targets: FuzzTargets, seed: number, count: number):
 
 /**
  * Sends `requests` from `concurrency` clients at once; returns a line for each answer that is a 5xx,
- * not JSON (unless it may be empty) or shows a stack trace.
+ * not JSON (unless it may be empty), shows a stack trace or reports an internal error (whatever its
+ * status: an unexpected error answered 200 is still one).
  */
 export async function sendAll(baseUrl: string, requests: readonly FuzzRequest[], concurrency: number): Promise<string[]> {
   const failures: string[] = [];
@@ -149,7 +150,7 @@ async function sendAndCheck(baseUrl: string, request: FuzzRequest): Promise<stri
   const contentType = response.headers.get("content-type");
   const isJson = contentType?.startsWith("application/json") ?? false;
   const bodyAllowedEmpty = status === 204 || request.method === "OPTIONS";
-  if (status >= 500 || (!bodyAllowedEmpty && !isJson) || (isJson && text.includes("    at "))) {
+  if (status >= 500 || (!bodyAllowedEmpty && !isJson) || (isJson && (text.includes("    at ") || text.includes("INTERNAL_UNKNOWN")))) {
     return `${status} ${contentType} ${request.method} ${request.path.slice(0, 120)} ${request.body?.slice(0, 120) ?? ""} → ${text.slice(0, 200)}`;
   }
   return undefined;

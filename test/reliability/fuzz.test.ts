@@ -1,7 +1,9 @@
 // A seeded fuzz run of 10,000 requests over every /v1 route and /graphql (fuzz-requests.ts) against
-// a real `toolgate serve` process: no answer is a 5xx, every answer is JSON without a stack trace, the
-// process stays up, the database is unchanged (no request could write), and the process's RSS comes
-// back within 20% of where it started. Reproduce a failure with FUZZ_SEED=<seed>.
+// a real `toolgate serve` process (the shipped bin/toolgate.js): no answer is a 5xx or an internal
+// error, every answer is JSON without a stack trace, nothing is logged at error level, the process
+// stays up, the database is unchanged (no request could write), and the process's RSS stays under
+// RSS_CEILING_MIB and comes back within 20% of where it started. Reproduce a failure with
+// FUZZ_SEED=<seed>.
 //
 // "Where it started" is the RSS after a warm-up of WARM_UP_REQUESTS other fuzz requests: the first
 // requests compile code and fill bounded caches (parsed GraphQL documents and their errors, parsed
@@ -17,6 +19,22 @@ const SEED = Number(process.env.FUZZ_SEED ?? DEFAULT_FUZZ_SEED);
 const WARM_UP_REQUESTS = 2000;
 const REQUESTS = 10_000;
 const CONCURRENCY = 8;
+/** Hostile input must not grow the process: where a served process ends, whatever it was sent. */
+const RSS_CEILING_MIB = 250;
+/** pino's level numbers: 50 is error, 60 fatal. */
+const ERROR_LEVEL = 50;
+
+/** The log lines of `output` at error level or above. */
+function errorLogLines(output: string): string[] {
+  return output.split("\n").filter((line) => {
+    if (!line.startsWith("{")) return false;
+    try {
+      return (JSON.parse(line) as { level?: number }).level! >= ERROR_LEVEL;
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** The resident set size of process `pid` (Linux), in bytes. */
 function residentBytes(pid: number): number {
@@ -49,7 +67,7 @@ describeEachDatabase("fuzzing every route", (provider) => {
     await service?.stopAndDrop();
   });
 
-  it(`answers ${REQUESTS} generated requests (seed ${SEED}) without a 5xx, in JSON, changing nothing, RSS back within 20%`, { timeout: 180_000 }, async () => {
+  it(`answers ${REQUESTS} generated requests (seed ${SEED}) without a 5xx or internal error, in JSON, logging no error, changing nothing, RSS bounded`, { timeout: 180_000 }, async () => {
     const pid = server.child.pid!;
     const before = await dumpDatabase(service.db);
     const warmUpFailures = await sendAll(server.url, fuzzRequests(targets, SEED + 1, WARM_UP_REQUESTS), CONCURRENCY);
@@ -63,6 +81,8 @@ describeEachDatabase("fuzzing every route", (provider) => {
     expect(server.child.exitCode).toBeNull();
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect(await dumpDatabase(service.db)).toBe(before);
+    expect(errorLogLines(server.stdout() + server.stderr()).slice(0, 5)).toEqual([]);
     expect(mib(rssAfter)).toBeLessThanOrEqual(mib(rssBefore * 1.2));
+    expect(mib(rssAfter)).toBeLessThan(RSS_CEILING_MIB);
   });
 });

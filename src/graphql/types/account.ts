@@ -1,8 +1,9 @@
 // Account: a principal that owns environments and tool releases. Anyone who can see a grant sees
-// its release's owner, so the account's own lists answer only the account itself and administrators.
+// its release's owner, so beyond id, name and e-mail the account (its plan, admin flag, creation
+// time and lists) answers only the account itself and administrators.
 import type { Prisma } from "../../db/client.js";
 import type { ToolRelease } from "../../db/generated/sqlite/client.js";
-import { environmentsListedUnderAccountWhere, visibleReleasesWhere } from "../../domain/permissions/index.js";
+import { canSeeAccount, environmentsListedUnderAccountWhere, visibleReleasesWhere } from "../../domain/permissions/index.js";
 import { effectivePlan } from "../../domain/plans.js";
 import type { ReleaseLifecycle as ReleaseLifecycleValue } from "../../domain/releases.js";
 import { builder } from "../builder.js";
@@ -41,9 +42,28 @@ export const AccountType = builder.prismaNode("Account", {
     uuid: t.field({ type: "UUID", description: "The account's UUID: what `account(id:)`, `accountId` arguments and REST take.", resolve: (account) => account.id }),
     name: t.string({ description: "Display name.", resolve: (account) => account.name }),
     email: t.exposeString("email", { description: "Unique e-mail address; names the account in BY_COORDINATES selectors." }),
-    plan: t.field({ type: AccountPlan, description: "Plan that sets the account's limits.", select: { plan: true }, resolve: (account) => effectivePlan(account.plan) }),
-    admin: t.exposeBoolean("admin", { description: "Administrators bypass every permission check." }),
-    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the account was created." }),
+    // What an account shows beyond id, name and e-mail (what an owner reached through a grant or a
+    // release shows everyone) is the account's own business and its administrators'.
+    plan: t.field({
+      type: AccountPlan,
+      nullable: true,
+      description: "Plan that sets the account's limits. Null unless you are the account or an administrator.",
+      select: { plan: true },
+      resolve: (account, _args, context) => (canSeeAccount(context.actor(), account.id) ? effectivePlan(account.plan) : null),
+    }),
+    admin: t.boolean({
+      nullable: true,
+      description: "Administrators bypass every permission check. Null unless you are the account or an administrator.",
+      select: { admin: true },
+      resolve: (account, _args, context) => (canSeeAccount(context.actor(), account.id) ? account.admin : null),
+    }),
+    createdAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "When the account was created. Null unless you are the account or an administrator.",
+      select: { createdAt: true },
+      resolve: (account, _args, context) => (canSeeAccount(context.actor(), account.id) ? account.createdAt : null),
+    }),
     toolReleaseList: t.relation("toolReleases", {
       description:
         "Every release this account owns, in every lifecycle unless filtered, ordered by name, version and createdAt. " +
