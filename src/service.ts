@@ -1,4 +1,5 @@
-// The composition root: configuration → database (migrated) → bootstrap → schema → HTTP server.
+// The composition root: configuration → the address checked → database (migrated) → bootstrap →
+// schema → HTTP server.
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { openDatabase, poolUsageOf, type Database } from "./db/client.js";
@@ -13,6 +14,7 @@ import { createApp } from "./http/app.js";
 import { createLogger } from "./http/logger.js";
 import { REST_ROUTES } from "./http/rest/routes.js";
 import { listenForMetrics, metricsHandler } from "./http/metrics-endpoint.js";
+import { checkCanListen } from "./http/port-check.js";
 import { listen, type RunningServer } from "./http/server.js";
 import { createServiceMetrics, type ServiceMetrics } from "./metrics/service-metrics.js";
 import { asStartupError } from "./startup-error.js";
@@ -43,6 +45,8 @@ export interface ServiceHooks {
 }
 
 export async function startService(config: Config, hooks: ServiceHooks = {}): Promise<Service> {
+  await checkCanListen(config.port, config.host);
+  if (config.metrics.port !== undefined) await checkCanListen(config.metrics.port, config.host);
   const logger = createLogger(config.logLevel);
   const metrics = createServiceMetrics(providerOf(config.databaseUrl));
   const { db, adminToken } = await openMigratedDatabase(config, logger, metrics).catch((error: unknown) => {

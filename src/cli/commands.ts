@@ -2,7 +2,7 @@
 import type { parseArgs } from "node:util";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { openDatabase, type Database } from "../db/client.js";
-import { createDatabaseIfMissing } from "../db/create-database.js";
+import { createDatabaseIfMissing, requireExistingDatabase } from "../db/create-database.js";
 import { migrateDatabase } from "../db/migrations.js";
 import { createAccount, issueToken, revokeToken } from "../domain/accounts.js";
 import { DomainError } from "../domain/errors.js";
@@ -61,8 +61,14 @@ async function prepareDatabase(config: Config): Promise<{ createdDatabase: strin
   }
 }
 
+/** Runs an admin command on an existing database (migrated first when migrations are pending). */
 async function withDatabase<T>(config: Config, work: (db: Database) => Promise<T>): Promise<T> {
-  await prepareDatabase(config);
+  try {
+    await requireExistingDatabase(config.databaseUrl, config.postgres);
+    await migrateDatabase(config.databaseUrl, config.postgres);
+  } catch (error) {
+    throw asStartupError(config.databaseUrl, error);
+  }
   const db = await openDatabase(config.databaseUrl, { postgres: config.postgres }).catch((error: unknown) => {
     throw asStartupError(config.databaseUrl, error);
   });

@@ -1,5 +1,4 @@
 // Turns a TOOLGATE_DATABASE_URL into a Prisma driver adapter factory for its provider.
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type BetterSqlite3 from "better-sqlite3";
@@ -22,11 +21,9 @@ export function providerOf(databaseUrl: string): DatabaseProvider {
   throw new Error(`unsupported database URL (expected file: or postgres://): ${redactDatabaseUrl(databaseUrl)}`);
 }
 
-/** `file:./data/toolgate.db` → absolute path; the parent folder is created so a fresh clone just works. */
+/** `file:./data/toolgate.db` → absolute path (`serve` and `migrate` create its folder: create-database.ts). */
 export function sqliteFilePath(databaseUrl: string): string {
-  const filePath = path.resolve(databaseUrl.slice("file:".length));
-  mkdirSync(path.dirname(filePath), { recursive: true });
-  return filePath;
+  return path.resolve(databaseUrl.slice("file:".length));
 }
 
 /** How toolgate talks to PostgreSQL; every wait is bounded so an outage becomes an error, not a hang. */

@@ -1,8 +1,13 @@
-// A PostgreSQL database that toolgate is pointed at but that does not exist yet is created, as an
-// SQLite file is: by the same role, through the server's maintenance database. A role that may not
-// create databases gets one line saying so and the statement an administrator can run instead.
+// A database that `serve` or `migrate` is pointed at but that does not exist yet is created: an
+// SQLite file's folders (the file itself is created when opened), a PostgreSQL database by the same
+// role, through the server's maintenance database. A role that may not create databases gets one
+// line saying so and the statement an administrator can run instead. The admin commands create
+// nothing: a mistyped URL is refused (`requireExistingDatabase`).
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
 import pg from "pg";
-import { postgresClientConfig, providerOf, type PostgresSettings } from "./connection.js";
+import { postgresClientConfig, providerOf, sqliteFilePath, type PostgresSettings } from "./connection.js";
+import { redactDatabaseUrl } from "./redact.js";
 
 /** The database is missing and could not be created; the message is one line, for the operator. */
 export class DatabaseCreationError extends Error {
@@ -24,7 +29,10 @@ const MAINTENANCE_DATABASES = ["postgres", "template1"];
  * connect is rethrown as it came, for the caller's start-up error.
  */
 export async function createDatabaseIfMissing(databaseUrl: string, settings: PostgresSettings): Promise<string | undefined> {
-  if (providerOf(databaseUrl) !== "postgresql") return undefined;
+  if (providerOf(databaseUrl) === "sqlite") {
+    createMissingFolders(path.dirname(sqliteFilePath(databaseUrl)));
+    return undefined;
+  }
   const target = new pg.Client(clientConfig(databaseUrl, settings));
   target.on("error", () => {});
   try {
@@ -48,6 +56,46 @@ export async function createDatabaseIfMissing(databaseUrl: string, settings: Pos
         ? `role "${user}" may not create it (${reason}); as a superuser, run: CREATE DATABASE ${pg.escapeIdentifier(database!)} OWNER ${pg.escapeIdentifier(user!)}`
         : `creating it failed: ${reason}`;
     throw new DatabaseCreationError(`database "${database}" does not exist on ${where} and ${advice}`, { cause: error });
+  }
+}
+
+/**
+ * Creates `folder` and the missing folders above it, one level at a time: Node's recursive mkdir
+ * never returns for some impossible paths (under /proc), and one line naming the folder that could
+ * not be made says more than ENOENT.
+ */
+function createMissingFolders(folder: string): void {
+  const missing: string[] = [];
+  for (let current = folder; !existsSync(current); current = path.dirname(current)) {
+    missing.unshift(current);
+    if (path.dirname(current) === current) break;
+  }
+  for (const created of missing) {
+    try {
+      mkdirSync(created);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "EEXIST") continue; // another process made it meanwhile
+      throw new DatabaseCreationError(`cannot create the folder ${created} for the SQLite database: ${(error as Error).message}`, { cause: error });
+    }
+  }
+}
+
+/** The admin commands' rule: the database must exist already (`serve` or `migrate` creates it). */
+export async function requireExistingDatabase(databaseUrl: string, settings: PostgresSettings): Promise<void> {
+  const where = redactDatabaseUrl(databaseUrl);
+  if (providerOf(databaseUrl) === "sqlite") {
+    if (!existsSync(sqliteFilePath(databaseUrl))) throw new DatabaseCreationError(`database ${where} does not exist (${sqliteFilePath(databaseUrl)}); check the URL, or create it with \`toolgate migrate\``);
+    return;
+  }
+  const target = new pg.Client(clientConfig(databaseUrl, settings));
+  target.on("error", () => {});
+  try {
+    await target.connect();
+  } catch (error) {
+    if (sqlState(error) === MISSING_DATABASE) throw new DatabaseCreationError(`database ${where} does not exist; check the URL, or create it with \`toolgate migrate\``, { cause: error });
+    throw error;
+  } finally {
+    await target.end().catch(() => {});
   }
 }
 

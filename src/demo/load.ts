@@ -1,7 +1,7 @@
 // What `serve --demo` does after bootstrap: seed the demo data (once), issue the demo accounts'
 // tokens, and find the ids GraphiQL's starter document is pre-filled with and the banner prints.
 import type { Database } from "../db/client.js";
-import { seedDemo, type DemoTokens } from "./seed.js";
+import { issueDemoTokens, seedDemo, type DemoTokens } from "./seed.js";
 import { demoShellVariables, type DemoShellVariables } from "./shell-variables.js";
 import { demoStarterVariables, type DemoStarterVariables } from "./starter-variables.js";
 
@@ -14,7 +14,8 @@ export interface LoadedDemo {
 }
 
 export async function loadDemo(db: Database): Promise<LoadedDemo> {
-  const { tokens } = await seedDemo(db);
+  const seed = await seedDemo(db);
+  const tokens = seed.tokens ?? (await issueDemoTokens(db));
   const graphiqlVariables = tokens ? await demoStarterVariables(db) : undefined;
   const shellVariables = tokens && graphiqlVariables ? await demoShellVariables(db, tokens, graphiqlVariables) : undefined;
   return { demoTokens: tokens, graphiqlVariables, shellVariables };

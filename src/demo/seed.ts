@@ -33,11 +33,11 @@ function publication(definition: MiddlewareDefinition, component: { componentId:
 }
 
 /**
- * Seeds only a registry with no accounts besides administrators, so restarts never duplicate it.
- * Secrets are never stored, so each demo start issues fresh day-long tokens for the demo accounts.
+ * Seeds only a registry with no accounts besides administrators, so restarts never duplicate it;
+ * on any other registry it changes nothing. Returns day-long tokens for the demo accounts it made.
  */
 export async function seedDemo(db: Database): Promise<DemoSeed> {
-  if ((await db.account.count({ where: { admin: false } })) > 0) return { seeded: false, tokens: await demoTokens(db) };
+  if ((await db.account.count({ where: { admin: false } })) > 0) return { seeded: false };
   const alice = await createAccount(db, "system", { name: "Alice (platform team)", email: DEMO_OWNER_EMAIL, plan: "team" });
   const bob = await createAccount(db, "system", { name: "Bob (deployer)", email: DEMO_DEPLOYER_EMAIL, plan: "free" });
   const staging = await createEnvironment(db, "system", { accountId: alice.id, name: "staging" });
@@ -64,10 +64,14 @@ export async function seedDemo(db: Database): Promise<DemoSeed> {
     grantReconciliation: { creations: [byCoordinates("git-lite", "2.44.0", false), byCoordinates("json-format", "1.4.1", true)], deletions: [] },
   });
 
-  return { seeded: true, tokens: await demoTokens(db) };
+  return { seeded: true, tokens: await issueDemoTokens(db) };
 }
 
-async function demoTokens(db: Database): Promise<DemoTokens | undefined> {
+/**
+ * New day-long tokens for the demo accounts, when the registry has them. Secrets are never stored,
+ * so each demo start issues fresh ones.
+ */
+export async function issueDemoTokens(db: Database): Promise<DemoTokens | undefined> {
   const [alice, bob] = await Promise.all([
     db.account.findUnique({ where: { email: DEMO_OWNER_EMAIL } }),
     db.account.findUnique({ where: { email: DEMO_DEPLOYER_EMAIL } }),

@@ -196,7 +196,7 @@ describe("toolgate errors: one line on stderr, exit status 2, no stack trace", (
       oneLine(["account", "list", "--database-url", "postgres://toolgate@no-such-host.invalid/registry"], /^cannot start: database .* is unavailable: getaddrinfo/),
       oneLine(["migrate", "--database-url", "postgres://toolgate@127.0.0.1:1/registry"], /^cannot start: database "registry" on 127\.0\.0\.1:1 .* is unavailable: connect ECONNREFUSED/),
       oneLine(["account", "list", "--database-url", `file:${notADatabase}`], `cannot start: database file:${notADatabase} cannot be opened: file is not a database`),
-      oneLine(["migrate", "--database-url", `file:${path.join(notADatabase, "inside.db")}`], /^cannot start: database file:.* cannot be opened: EEXIST/),
+      oneLine(["migrate", "--database-url", `file:${path.join(notADatabase, "inside.db")}`], /^cannot start: database file:.* cannot be opened: unable to open database file$/),
     ]);
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 // The demo data set: loaded once into an empty registry, through the same apply path users take.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { seedDemo } from "../../src/demo/seed.js";
+import { issueDemoTokens, seedDemo } from "../../src/demo/seed.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { client } from "../helpers/http.js";
 
@@ -23,10 +23,9 @@ describeEachDatabase("demo seed", (provider) => {
   });
 
   it("gives working tokens: the deployer lists the shared production environment's grants over REST", async () => {
-    const seed = await seedDemo(service.db);
-    expect(seed.seeded).toBe(false);
+    const tokens = await issueDemoTokens(service.db);
     const production = await service.db.environment.findFirstOrThrow({ where: { name: "production" } });
-    const result = await client(service.url, seed.tokens!.deployer).get(`/v1/envs/${production.id}/tool-middlewares`);
+    const result = await client(service.url, tokens!.deployer).get(`/v1/envs/${production.id}/tool-middlewares`);
     expect(result.status).toBe(200);
     expect(result.body.values.map((view: { release: { name: string; version: string } }) => `${view.release.name}@${view.release.version}`)).toEqual([
       "git-lite@2.43.0",
@@ -34,8 +33,10 @@ describeEachDatabase("demo seed", (provider) => {
     ]);
   });
 
-  it("never seeds twice", async () => {
-    await seedDemo(service.db);
+  it("never seeds twice, and issues no token when it does not seed", async () => {
+    const tokens = await service.db.apiToken.count();
+    expect(await seedDemo(service.db)).toEqual({ seeded: false });
     expect(await service.db.account.count({ where: { admin: false } })).toBe(2);
+    expect(await service.db.apiToken.count()).toBe(tokens);
   });
 });

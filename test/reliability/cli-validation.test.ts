@@ -1,6 +1,7 @@
 // The CLI checks its options as the API checks its input (the same schemas, src/domain/inputs.ts):
 // every bad value on its own line, exit status 2, no stack trace, and nothing written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateDatabase } from "../../src/db/migrations.js";
 import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
 import { describeEachDatabase, POSTGRES_URL } from "../helpers/service.js";
 import { toolgate, type CliResult } from "./toolgate-cli.js";
@@ -19,6 +20,8 @@ describeEachDatabase("toolgate CLI options", (provider) => {
   let env: Record<string, string>;
   beforeAll(async () => {
     scratch = await createScratchDatabase(provider, POSTGRES_URL);
+    // Admin commands refuse a database that does not exist: `migrate` creates it, as an operator would.
+    await migrateDatabase(scratch.url);
     env = { TOOLGATE_DATABASE_URL: scratch.url };
   });
   afterAll(() => scratch?.drop());

@@ -2,6 +2,7 @@
 // looks up), so no output shows it: no GraphQL field, no CLI command.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isObjectType, isInterfaceType } from "graphql";
+import { migrateDatabase } from "../../src/db/migrations.js";
 import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
 import { hashSecret } from "../../src/domain/tokens.js";
 import { buildSchema } from "../../src/graphql/schema.js";
@@ -23,6 +24,8 @@ describeEachDatabase("toolgate CLI output", (provider) => {
   let env: Record<string, string>;
   beforeAll(async () => {
     scratch = await createScratchDatabase(provider, POSTGRES_URL);
+    // Admin commands refuse a database that does not exist: `migrate` creates it, as an operator would.
+    await migrateDatabase(scratch.url);
     env = { TOOLGATE_DATABASE_URL: scratch.url };
   });
   afterAll(() => scratch?.drop());
