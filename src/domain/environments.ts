@@ -1,4 +1,5 @@
-// Environments: creation (plan-limited) and sharing with other accounts as viewer or deployer.
+// Environments: creation (plan-limited) and sharing with other accounts as viewer or deployer:
+// an owner offers, the account accepts.
 import type { Database, Prisma } from "../db/client.js";
 import { writeLock, writeTransaction } from "./write-transaction.js";
 import type { Environment, EnvironmentShare } from "../db/generated/sqlite/client.js";
@@ -39,27 +40,61 @@ export async function createEnvironment(db: Database, actor: Actor | "system", i
 
 export type ShareRole = "viewer" | "deployer";
 
+/**
+ * Shares an environment. An owner's share is an offer the account accepts (`acceptEnvironmentShare`)
+ * before it gives access, and an owner learns nothing of the account from it: an id that names no
+ * account gets the same answer as an offer, with nothing stored. Administrators and the system (the
+ * CLI, the demo) share at once. Sharing again changes the role (of the offer, or of the share).
+ */
 export async function shareEnvironment(
   db: Database,
   actor: Actor | "system",
   input: { environmentId: string; accountId: string; role: ShareRole },
 ): Promise<EnvironmentShare> {
   if (actor !== "system") requireOwner(await environmentAccess(db, actor, input.environmentId));
+  const givenAtOnce = actor === "system" || actor.admin;
   const [environment, account] = await Promise.all([
     db.environment.findUnique({ where: { id: input.environmentId } }),
     db.account.findUnique({ where: { id: input.accountId } }),
   ]);
   if (!environment) throw environmentNotFound(input.environmentId);
-  if (!account) throw accountNotFound(input.accountId);
-  if (environment.ownerAccountId === account.id) throw invalidRequest(["input.accountId: the owner already has full access"]);
+  if (environment.ownerAccountId === input.accountId) throw invalidRequest(["input.accountId: the owner already has full access"]);
+  if (!account) {
+    if (givenAtOnce) throw accountNotFound(input.accountId);
+    return { environmentId: environment.id, accountId: input.accountId, role: input.role, createdAt: new Date(), acceptedAt: null };
+  }
+  const where = { environmentId_accountId: { environmentId: environment.id, accountId: account.id } };
   // Two racing shares both try to insert; the loser's retry updates the winner's row.
-  return writeTransaction(db, [], async (tx) =>
-    recorded(tx, await tx.environmentShare.upsert({
-      where: { environmentId_accountId: { environmentId: environment.id, accountId: account.id } },
-      create: { environmentId: environment.id, accountId: account.id, role: input.role },
-      update: { role: input.role },
-    }), (share) => ({ type: "environment-shared", actor, subject: { share, environment } })),
-  );
+  return writeTransaction(db, [], async (tx) => {
+    const existing = await tx.environmentShare.findUnique({ where, select: { acceptedAt: true } });
+    const acceptedAt = existing?.acceptedAt ?? (givenAtOnce ? new Date() : null);
+    const share = await tx.environmentShare.upsert({
+      where,
+      create: { environmentId: environment.id, accountId: account.id, role: input.role, acceptedAt },
+      update: { role: input.role, acceptedAt },
+    });
+    return recorded(tx, share, (row) =>
+      row.acceptedAt ? { type: "environment-shared", actor, subject: { share: row, environment } } : { type: "environment-share-offered", actor, subject: { offer: row } },
+    );
+  });
+}
+
+/**
+ * Accepts the share of an environment offered to the actor: from now on it gives its role.
+ * Accepting again changes nothing; with no offer it is ENVIRONMENT_NOT_FOUND.
+ */
+export async function acceptEnvironmentShare(db: Database, actor: Actor, environmentId: string): Promise<EnvironmentShare> {
+  const where = { environmentId_accountId: { environmentId, accountId: actor.id } };
+  return writeTransaction(db, [], async (tx) => {
+    const offer = await tx.environmentShare.findUnique({ where, include: { environment: { select: { ownerAccountId: true } } } });
+    if (!offer) throw environmentNotFound(environmentId);
+    const { environment, ...share } = offer;
+    if (share.acceptedAt) return share;
+    // Only one of two racing accepts changes the row, so the event is recorded once.
+    const { count } = await tx.environmentShare.updateMany({ where: { environmentId, accountId: actor.id, acceptedAt: null }, data: { acceptedAt: new Date() } });
+    const accepted = await tx.environmentShare.findUniqueOrThrow({ where });
+    return count === 1 ? recorded(tx, accepted, (row) => ({ type: "environment-shared", actor, subject: { share: row, environment } })) : accepted;
+  });
 }
 
 /** An environment the actor can see, loaded by `load` in one query; else ENVIRONMENT_NOT_FOUND. */

@@ -28,6 +28,7 @@ export const CHANGE_EVENT_TYPES = [
   "grant-moved",
   "grant-provisioned",
   "environment-created",
+  "environment-share-offered",
   "environment-shared",
   "account-created",
   "api-token-issued",
@@ -43,6 +44,8 @@ export type EventSubject =
   | { grant: Grant }
   | { environment: Environment }
   | { share: EnvironmentShare; environment: Pick<Environment, "ownerAccountId"> }
+  /** An offer is the offered account's business until it accepts: not in the environment's events. */
+  | { offer: EnvironmentShare }
   | { account: Account }
   | { token: ApiToken };
 
@@ -104,6 +107,7 @@ function scopeOf(event: NewChangeEvent): { environmentId: string | null; release
   if ("release" in subject) return { environmentId: event.environmentId ?? null, releaseId: subject.release.id, accountId: subject.release.ownerAccountId };
   if ("grant" in subject) return { environmentId: subject.grant.environmentId, releaseId: subject.grant.releaseId, accountId: requiredOwner(event) };
   if ("share" in subject) return { environmentId: subject.share.environmentId, releaseId: null, accountId: subject.environment.ownerAccountId };
+  if ("offer" in subject) return { environmentId: null, releaseId: null, accountId: subject.offer.accountId };
   if ("environment" in subject) return { environmentId: subject.environment.id, releaseId: null, accountId: subject.environment.ownerAccountId };
   if ("account" in subject) return { environmentId: null, releaseId: null, accountId: subject.account.id };
   return { environmentId: null, releaseId: null, accountId: subject.token.accountId };
@@ -121,6 +125,7 @@ function stateOf(subject: EventSubject): Record<string, unknown> {
   }
   if ("grant" in subject) return { ...subject.grant };
   if ("share" in subject) return { ...subject.share };
+  if ("offer" in subject) return { ...subject.offer };
   if ("environment" in subject) return { ...subject.environment };
   if ("account" in subject) return { ...subject.account };
   const { secretHash: _secretHash, ...token } = subject.token;

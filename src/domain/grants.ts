@@ -9,6 +9,8 @@ import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
 import { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
 import {
+  acceptedSharesOf,
+  type ShareGrant,
   environmentAccess,
   grantNotFound,
   requireDeployer,
@@ -152,7 +154,7 @@ async function softDeleteGrant(db: Db, actor: Actor, grantId: string, automatic:
   for (let attempt = 1; attempt <= ATTEMPTS_AFTER_LOST_RACE; attempt += 1) {
     const grant = await db.grant.findFirst({
       where: { id: grantId, ...visibleActiveGrantWhere(actor) },
-      include: { environment: { include: { shares: { where: { accountId: actor.id } } } } },
+      include: { environment: { include: { shares: { where: acceptedSharesOf(actor.id) } } } },
     });
     if (!grant) throw grantNotFound(grantId);
     requireUserManageable(actor, grant);
@@ -178,7 +180,7 @@ export async function restoreGrant(db: Db, actor: Actor, grantId: string): Promi
     if (located) await takeLocks(tx, [writeLock.environment(located.environmentId)]);
     const grant = await tx.grant.findFirst({
       where: { id: grantId, environment: visibleEnvironmentsWhere(actor) },
-      include: { release: true, environment: { include: { shares: { where: { accountId: actor.id } } } } },
+      include: { release: true, environment: { include: { shares: { where: acceptedSharesOf(actor.id) } } } },
     });
     if (!grant) throw grantNotFound(grantId);
     requireUserManageable(actor, grant);
@@ -213,7 +215,7 @@ export async function provisionProtectedGrant(db: Db, input: { environmentId: st
 }
 
 /** Viewers may not change grants (403); nobody may change a protected one (403). */
-function requireUserManageable(actor: Actor, grant: Grant & { environment: Environment & { shares: { accountId: string; role: string }[] } }): void {
+function requireUserManageable(actor: Actor, grant: Grant & { environment: Environment & { shares: ShareGrant[] } }): void {
   const role = roleIn(actor, grant.environment);
   if (!role) throw grantNotFound(grant.id);
   requireDeployer({ environment: grant.environment, role });

@@ -15,6 +15,7 @@ import { globalId, grant, uniqueName } from "./support.js";
 const DOCS = new URL("../../docs/graphql.md", import.meta.url);
 const AS_ADMINISTRATOR = /^# As an administrator/;
 const FAILS_WITH = /^# Fails with ([A-Z_]+)/;
+const AS_OFFERED_ACCOUNT = /^# As the account the share was offered to/;
 
 interface Example {
   source: string;
@@ -53,6 +54,8 @@ describeEachDatabase("docs/graphql.md examples against a running server", (provi
   let service: TestService;
   let world: World;
   let variables: Record<string, unknown>;
+  /** An account the owner offered a share of world.environment. */
+  let offered: Client;
 
   beforeAll(async () => {
     service = await startTestService(provider);
@@ -62,6 +65,11 @@ describeEachDatabase("docs/graphql.md examples against a running server", (provi
     const { token } = await issueToken(service.db, "system", { accountId: world.owner.account.id, name: "to revoke" });
     const strangersEnvironment = await world.environmentOf(world.stranger);
     const published = uniqueName("published");
+    const offeredMember = await world.member();
+    offered = offeredMember.http;
+    await world.owner.http.graphql(`mutation($input: ShareEnvironmentInput!) { shareEnvironment(input: $input) { role } }`, {
+      input: { environmentId: world.environment.id, accountId: offeredMember.account.id, role: "VIEWER" },
+    });
     variables = {
       accountId: world.owner.account.id,
       environmentId: world.environment.id,
@@ -103,7 +111,7 @@ describeEachDatabase("docs/graphql.md examples against a running server", (provi
   }
 
   it.each(examples.map((example) => [example.name, example] as const))("%s runs with the outcome the page describes", async (_name, example) => {
-    const asker: Client = AS_ADMINISTRATOR.test(example.source) ? world.admin : world.owner.http;
+    const asker: Client = AS_ADMINISTRATOR.test(example.source) ? world.admin : AS_OFFERED_ACCOUNT.test(example.source) ? offered : world.owner.http;
     const result = await asker.graphql(example.source, variablesFor(example.operation));
     const expectedFailure = FAILS_WITH.exec(example.source)?.[1];
     if (expectedFailure) {

@@ -2,10 +2,11 @@
 // its parent → its not-found code (existence is not leaked); allowed to see but not to act →
 // AUTH_FORBIDDEN. Each check throws that error and returns nothing when the actor may go on.
 import type { Db } from "../../db/client.js";
-import type { Environment } from "../../db/generated/sqlite/client.js";
+import type { Environment, EnvironmentShare } from "../../db/generated/sqlite/client.js";
 import type { Actor } from "../actor.js";
 import { forbidden } from "../errors.js";
 import { accountNotFound, environmentNotFound } from "./not-found.js";
+import { acceptedSharesOf } from "./visibility.js";
 
 export type EnvironmentRole = "owner" | "deployer" | "viewer";
 
@@ -18,10 +19,14 @@ export interface EnvironmentAccess {
 /** What deciding a role needs of an environment. */
 export type EnvironmentOwnership = Pick<Environment, "id" | "ownerAccountId">;
 
+/** What deciding a role needs of a share. */
+export type ShareGrant = Pick<EnvironmentShare, "accountId" | "role" | "acceptedAt">;
+
 /** The actor's role in an environment (its shares loaded, if any), or undefined when it may not see it. */
-export function roleIn(actor: Actor, environment: EnvironmentOwnership & { shares?: { accountId: string; role: string }[] }): EnvironmentRole | undefined {
+export function roleIn(actor: Actor, environment: EnvironmentOwnership & { shares?: ShareGrant[] }): EnvironmentRole | undefined {
   if (actor.admin || environment.ownerAccountId === actor.id) return "owner";
-  const share = environment.shares?.find((candidate) => candidate.accountId === actor.id);
+  // An offer not yet accepted gives nothing.
+  const share = environment.shares?.find((candidate) => candidate.accountId === actor.id && candidate.acceptedAt !== null);
   if (!share) return undefined;
   // Fail closed: a role the database should never hold grants no more than viewing.
   return share.role === "deployer" ? "deployer" : "viewer";
@@ -31,7 +36,7 @@ export function roleIn(actor: Actor, environment: EnvironmentOwnership & { share
 export async function environmentAccess(db: Db, actor: Actor, environmentId: string): Promise<EnvironmentAccess> {
   const environment = await db.environment.findUnique({
     where: { id: environmentId },
-    include: { shares: { where: { accountId: actor.id } } },
+    include: { shares: { where: acceptedSharesOf(actor.id) } },
   });
   const role = environment ? roleIn(actor, environment) : undefined;
   if (!environment || !role) throw environmentNotFound(environmentId);

@@ -8,10 +8,15 @@ export function visibleAccountsWhere(actor: Actor): Prisma.AccountWhereInput {
   return actor.admin ? {} : { id: actor.id };
 }
 
-/** Environments the actor owns or was shared (administrators: all). */
+/** The account's shares that give access: accepted ones (an offer gives nothing until accepted). */
+export function acceptedSharesOf(accountId: string): Prisma.EnvironmentShareWhereInput {
+  return { accountId, acceptedAt: { not: null } };
+}
+
+/** Environments the actor owns or was shared and accepted (administrators: all). */
 export function visibleEnvironmentsWhere(actor: Actor): Prisma.EnvironmentWhereInput {
   if (actor.admin) return {};
-  return { OR: [{ ownerAccountId: actor.id }, { shares: { some: { accountId: actor.id } } }] };
+  return { OR: [{ ownerAccountId: actor.id }, { shares: { some: acceptedSharesOf(actor.id) } }] };
 }
 
 /**

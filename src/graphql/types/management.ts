@@ -1,9 +1,11 @@
 // Management: accounts, API tokens, environments and sharing.
 import { createAccount, findAccount, issueToken, revokeToken, type IssuedToken } from "../../domain/accounts.js";
-import { createEnvironment, findEnvironment, shareEnvironment } from "../../domain/environments.js";
+import { acceptEnvironmentShare, createEnvironment, findEnvironment, shareEnvironment } from "../../domain/environments.js";
+import { canSeeAccount, visibleEnvironmentsWhere } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
 import { AccountPlan, EnvironmentRole } from "../enums.js";
 import { AccountType } from "./account.js";
+import { EnvironmentType } from "./environment.js";
 
 const CreateAccountInput = builder.inputType("CreateAccountInput", {
   description: "A new account.",
@@ -67,12 +69,23 @@ const IssuedTokenType = builder.objectRef<IssuedToken>("IssuedApiToken").impleme
 });
 
 const EnvironmentShareType = builder.prismaObject("EnvironmentShare", {
-  description: "Another account's access to an environment.",
+  description: "Another account's access to an environment: an offer until that account accepts it (`acceptEnvironmentShare`), then a share.",
   fields: (t) => ({
     environmentId: t.expose("environmentId", { type: "UUID", description: "Shared environment." }),
     accountId: t.expose("accountId", { type: "UUID", description: "Account it is shared with." }),
     role: t.field({ type: EnvironmentRole, description: "VIEWER or DEPLOYER.", resolve: (share) => share.role as never }),
-    environment: t.relation("environment", { description: "The shared environment." }),
+    acceptedAt: t.expose("acceptedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the account accepted it; null while it is an offer, which gives no access.",
+    }),
+    // Resolved by id, not as a relation: an owner's answer to an id that names no account is not stored.
+    environment: t.field({
+      type: EnvironmentType,
+      nullable: true,
+      description: "The shared environment; null unless you may see it (an offer shows it only once accepted).",
+      resolve: (share, _args, ctx) => ctx.db.environment.findFirst({ where: { id: share.environmentId, ...visibleEnvironmentsWhere(ctx.actor()) } }),
+    }),
     // Sharing takes any account's UUID, so the share must not reveal whose it is: an owner learns
     // the id they typed, not the account's e-mail, name, plan or admin flag.
     account: t.field({
@@ -85,6 +98,17 @@ const EnvironmentShareType = builder.prismaObject("EnvironmentShare", {
     }),
   }),
 });
+
+builder.objectField(AccountType, "environmentShareOffers", (t) =>
+  t.field({
+    type: [EnvironmentShareType],
+    description:
+      "Shares offered to this account that it has not accepted yet, oldest first (accept one with `acceptEnvironmentShare`). " +
+      "Only the account itself and administrators see them; for anyone else the list is empty.",
+    resolve: (account, _args, ctx) =>
+      canSeeAccount(ctx.actor(), account.id) ? ctx.db.environmentShare.findMany({ where: { accountId: account.id, acceptedAt: null }, orderBy: [{ createdAt: "asc" }, { environmentId: "asc" }] }) : [],
+  }),
+);
 
 builder.queryFields((t) => ({
   account: t.prismaField({
@@ -131,8 +155,16 @@ builder.mutationFields((t) => ({
   }),
   shareEnvironment: t.field({
     type: EnvironmentShareType,
-    description: "Share an environment you own with another account as VIEWER or DEPLOYER (re-sharing changes the role).",
+    description:
+      "Offer another account a share of an environment you own, as VIEWER or DEPLOYER; it gives access once that account accepts it " +
+      "(administrators share at once). The answer is the same whether or not the id names an account. Sharing again changes the role.",
     args: { input: t.arg({ type: ShareEnvironmentInput, required: true, description: "Environment, account and role." }) },
     resolve: (_root, { input }, ctx) => shareEnvironment(ctx.db, ctx.actor(), input),
+  }),
+  acceptEnvironmentShare: t.field({
+    type: EnvironmentShareType,
+    description: "Accept the share of an environment offered to you: from now on you have its role. Accepting again changes nothing.",
+    args: { environmentId: t.arg({ type: "UUID", required: true, description: "The offered environment's `uuid`." }) },
+    resolve: (_root, args, ctx) => acceptEnvironmentShare(ctx.db, ctx.actor(), args.environmentId),
   }),
 }));

@@ -150,10 +150,18 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
     }, [{ type: "environment-created", accountId: world.owner.account.id, actorAccountId: world.owner.account.id }]);
     expect((await eventsAfter("0")).at(-1)!.environmentId).toBe(environmentId);
 
+    // An owner's share is an offer, in the offered account's events only; accepting it shares.
     await expectEvents(
       () => world.owner.http.graphql(`mutation($input: ShareEnvironmentInput!) { shareEnvironment(input: $input) { role } }`, { input: { environmentId, accountId: newcomer.account.id, role: "VIEWER" } }),
-      [{ type: "environment-shared", environmentId, accountId: world.owner.account.id, state: { accountId: newcomer.account.id, role: "viewer" } }],
+      [{ type: "environment-share-offered", environmentId: null, accountId: newcomer.account.id, actorAccountId: world.owner.account.id, state: { environmentId, accountId: newcomer.account.id, role: "viewer", acceptedAt: null } }],
+      { account: newcomer },
     );
+    await expectEvents(
+      () => newcomer.http.graphql(`mutation($id: UUID!) { acceptEnvironmentShare(environmentId: $id) { role } }`, { id: environmentId }),
+      [{ type: "environment-shared", environmentId, accountId: world.owner.account.id, actorAccountId: newcomer.account.id, state: { accountId: newcomer.account.id, role: "viewer" } }],
+    );
+    // Accepting again changes nothing, and records nothing.
+    await expectEvents(() => newcomer.http.graphql(`mutation($id: UUID!) { acceptEnvironmentShare(environmentId: $id) { role } }`, { id: environmentId }), []);
 
     await expectEvents(
       () => world.admin.graphql(`mutation($input: CreateAccountInput!) { createAccount(input: $input) { uuid } }`, { input: { name: "Carol", email: `${uniqueName("carol")}@example.test` } }),
