@@ -14,6 +14,7 @@ import { graphqlArmorPlugins } from "../graphql/armor.js";
 import type { Context } from "../graphql/context.js";
 import { ListArgumentLimitRule } from "../graphql/list-limits.js";
 import { graphQLErrorFor, HTTP_STATUS_BY_CODE, maskError, requestErrorFor, type ErrorExtensions } from "../graphql/error-codes.js";
+import { boundedParserCaches } from "./document-cache.js";
 import { lazyGraphiQLPage, type GraphiQLPage, type StarterVariables } from "./graphiql.js";
 import { useGraphQLOverHttpStatuses } from "./graphql-status.js";
 import { jsonDepthExceeds, tooDeep } from "./json-depth.js";
@@ -51,6 +52,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
     // CORS is app.ts's (src/http/cors.ts), the same for /graphql and /v1.
     cors: false,
     batching: false,
+    parserAndValidationCache: boundedParserCaches(),
     // Nothing in the schema takes a file.
     multipart: false,
     // app.ts has already read the body within REQUEST_BODY_LIMIT_BYTES (413 over it); read-body-once.ts.
