@@ -1,10 +1,11 @@
 // The unauthenticated pages about the API: the OpenAPI document (/openapi.json), its reference page
-// (/docs, Scalar's standalone bundle served from node_modules, no CDN), and the indexes at / and /v1
-// that link every surface.
+// (/docs, Scalar's standalone bundle served from node_modules, no CDN), the indexes at / and /v1
+// that link every surface, and the site's icon.
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { FAVICON_PATH, faviconResponse } from "./favicon.js";
 import { createOpenApiDocument } from "./openapi.js";
 import type { RestRoute } from "./rest/route.js";
 
@@ -54,6 +55,7 @@ function docsPage(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>toolgate REST API reference</title>
+<link rel="icon" href="${FAVICON_PATH}">
 </head>
 <body>
 <script id="api-reference" data-url="${LINKS.openapi}" data-configuration="${escapeAttribute(configuration)}"></script>
@@ -73,6 +75,7 @@ function landingPage(version: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>toolgate</title>
+<link rel="icon" href="${FAVICON_PATH}">
 </head>
 <body>
 <h1>toolgate ${version}</h1>
@@ -108,5 +111,6 @@ export function apiReferencePages(routes: readonly RestRoute[]): Page[] {
         return new Response(body, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } });
       },
     },
+    { path: FAVICON_PATH, handle: async () => faviconResponse() },
   ];
 }
