@@ -9,9 +9,10 @@ import { FAVICON_PATH, faviconResponse } from "./favicon.js";
 import { createOpenApiDocument } from "./openapi.js";
 import type { RestRoute } from "./rest/route.js";
 
+/** A public path answering GET (the router adds HEAD, with the same handler). */
 export interface Page {
   path: string;
-  handle(): Promise<Response>;
+  handle(request: Request): Promise<Response>;
 }
 
 /** Where everything is; / and /v1 list it. /metrics is served when configured. */
