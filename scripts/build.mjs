@@ -4,11 +4,15 @@
 // - dist/bundle/, what bin/toolgate.js runs: the CLI and its dependencies bundled into a few chunks.
 //   Node resolves, reads and compiles ~1,500 modules otherwise, which was half of a server's
 //   start-up (docs/performance.md).
+// - dist/graphiql/, GraphiQL's scripts, stylesheet and editor workers as files named by their
+//   content, each with brotli and gzip variants (src/http/graphiql-asset-build.ts). Compressing
+//   them takes ~20 s of CPU, so this folder is kept from build to build and only new content is
+//   compressed.
 // Type checking is `npm run typecheck`; this only strips types and bundles, in a few seconds, so
 // `npm start`, `npm test` and `npm install` run it every time and dist/ is never stale.
 // `--with-clients` first generates the Prisma clients into src/db/generated (the install step).
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -16,6 +20,7 @@ import { build } from "esbuild";
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sourceDir = path.join(projectRoot, "src");
 const outDir = path.join(projectRoot, "dist");
+const graphiqlDir = path.join(outDir, "graphiql");
 
 function typescriptFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -78,7 +83,11 @@ async function bundle() {
 }
 
 async function compile() {
-  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  for (const entry of readdirSync(outDir)) {
+    const file = path.join(outDir, entry);
+    if (file !== graphiqlDir) rmSync(file, { recursive: true, force: true });
+  }
   await build({
     entryPoints: typescriptFiles(sourceDir),
     outdir: outDir,
@@ -98,3 +107,6 @@ if (process.argv.includes("--with-clients")) {
 }
 await compile();
 await bundle();
+// Imported from the compile step's output, as the client generator does.
+const { writeGraphiQLAssets } = await import(new URL("../dist/http/graphiql-asset-build.js", import.meta.url).href);
+await writeGraphiQLAssets(graphiqlDir);

@@ -1,16 +1,19 @@
 // The unauthenticated pages about the API: the OpenAPI document (/openapi.json), its reference page
-// (/docs, Scalar's standalone bundle served from node_modules, no CDN), and the indexes at / and /v1
-// that link every surface.
+// (/docs, Scalar's standalone bundle served from node_modules, no CDN), the indexes at / and /v1
+// that link every surface, and the site's icon.
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { byteResponse } from "./byte-body.js";
+import { FAVICON_PATH, faviconResponse } from "./favicon.js";
 import { createOpenApiDocument } from "./openapi.js";
 import type { RestRoute } from "./rest/route.js";
+import { readScalarBundle } from "./scalar-bundle.js";
 
+/** A public path answering GET (the router adds HEAD, with the same handler). */
 export interface Page {
   path: string;
-  handle(): Promise<Response>;
+  handle(request: Request): Promise<Response>;
 }
 
 /** Where everything is; / and /v1 list it. /metrics is served when configured. */
@@ -45,15 +48,33 @@ export const SCALAR_BUNDLE_PATH = `/docs/assets/api-reference-${SCALAR_VERSION}.
 
 const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
+/**
+ * Scalar's settings for a page that works offline and talks to our origin only: no fonts from its
+ * CDN, no request proxy (its default, proxy.scalar.com, would carry "try it" requests; ours go
+ * straight to this origin), no telemetry, and none of its hosted services, whose buttons could only
+ * fail here: the AI agent ("Ask AI", which also searches Scalar's registry), and the developer
+ * toolbar ("Share", "Deploy", "Configure"). The API client opens from each operation's "Test Request".
+ */
+const SCALAR_CONFIGURATION = {
+  url: LINKS.openapi,
+  withDefaultFonts: false,
+  hideClientButton: true,
+  proxyUrl: "",
+  telemetry: false,
+  agent: { disabled: true },
+  showDeveloperTools: "never",
+};
+
 function docsPage(): string {
   // The configuration is an attribute, not an inline script, so a strict Content-Security-Policy can stay on.
-  const configuration = JSON.stringify({ url: LINKS.openapi, withDefaultFonts: false, hideClientButton: true });
+  const configuration = JSON.stringify(SCALAR_CONFIGURATION);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>toolgate REST API reference</title>
+<link rel="icon" href="${FAVICON_PATH}">
 </head>
 <body>
 <script id="api-reference" data-url="${LINKS.openapi}" data-configuration="${escapeAttribute(configuration)}"></script>
@@ -73,6 +94,7 @@ function landingPage(version: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>toolgate</title>
+<link rel="icon" href="${FAVICON_PATH}">
 </head>
 <body>
 <h1>toolgate ${version}</h1>
@@ -94,7 +116,7 @@ export function apiReferencePages(routes: readonly RestRoute[]): Page[] {
   const documentJson = JSON.stringify(document);
   const version = (document.info as { version: string }).version;
   const index = JSON.stringify({ name: "toolgate", version, links: LINKS });
-  let bundle: Promise<Buffer> | undefined;
+  let bundle: Promise<Uint8Array> | undefined;
   return [
     { path: "/", handle: async () => html(landingPage(version)) },
     { path: "/v1", handle: async () => new Response(index, { headers: { "content-type": "application/json", "cache-control": REVALIDATE } }) },
@@ -103,10 +125,11 @@ export function apiReferencePages(routes: readonly RestRoute[]): Page[] {
     {
       path: SCALAR_BUNDLE_PATH,
       handle: async () => {
-        bundle ??= readFile(SCALAR_BUNDLE);
-        const body = new Uint8Array(await bundle);
-        return new Response(body, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } });
+        bundle ??= readScalarBundle(SCALAR_BUNDLE);
+        // The same bytes every time: keyed by its URL, its ETag is hashed once (body-digest.ts).
+        return byteResponse(await bundle, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } }, SCALAR_BUNDLE_PATH);
       },
     },
+    { path: FAVICON_PATH, handle: async () => faviconResponse() },
   ];
 }

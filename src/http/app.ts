@@ -14,6 +14,7 @@ import { AnswerCache, type AnswerCacheStats } from "./answer-cache.js";
 import { apiReferencePages } from "./api-reference.js";
 import { readBodyText } from "./body-limit.js";
 import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
+import { graphiqlAssetPage } from "./graphiql-assets.js";
 import { HEALTHZ_BODY, HEALTHZ_PATH, healthzFastPath, type NodeFastPath } from "./health-fast-path.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { createRepresentation } from "./representation.js";
@@ -145,8 +146,8 @@ export function createApp(options: AppOptions): App {
     // HEAD runs the GET; the representation step below drops the body and keeps its headers.
     if (route.route.method === "GET") router.head(route.route.path, handler);
   }
-  // The pages about the API (/, /v1, /openapi.json, /docs): public, like the health checks.
-  for (const page of apiReferencePages(options.routes)) {
+  // The pages about the API (/, /v1, /openapi.json, /docs, the icon) and GraphiQL's files: public, like the health checks.
+  for (const page of [...apiReferencePages(options.routes), graphiqlAssetPage()]) {
     router.get(page.path, page.handle);
     router.head(page.path, page.handle);
   }

@@ -1,15 +1,17 @@
 // GraphiQL at /graphql: the starter document it opens with, and its page, rendered once per process
-// on first use.
+// on first use. The page has no inline script: its configuration is JSON that a script of our origin
+// (graphiql-boot.ts) hands to GraphiQL, so the page's policy is every page's (security-headers.ts).
 //
 // Yoga's GraphiQL sends the chosen operation together with every fragment of the document, and a
 // fragment that no operation of the request uses fails validation ("Fragment … is never used"). So
 // the starter has one fragment, ReleaseSummary, and every operation uses it. The whole document must
 // also stay valid and within the limits (hardening.test.ts); test/demo/graphiql-starter.test.ts runs
 // every operation as GraphiQL sends it.
-import { createHash } from "node:crypto";
-import { pageContentSecurityPolicy } from "./security-headers.js";
 import type { GraphiQLOptions } from "graphql-yoga";
 import { GRAPHQL_LIMITS } from "../graphql/armor.js";
+import { FAVICON_PATH } from "./favicon.js";
+import { graphiqlAssetUrl, MONACO_WORKER_LABELS, readGraphiQLManifest, type GraphiQLManifest } from "./graphiql-assets.js";
+import { GRAPHIQL_CONFIGURATION_ID } from "./graphiql-boot.js";
 
 const { maxDepth, maxAliases, maxDirectives, maxCost, maxTokens } = GRAPHQL_LIMITS;
 
@@ -205,27 +207,24 @@ export interface GraphiQLPageOptions {
   variables?: StarterVariables | undefined;
 }
 
-export interface GraphiQLPage {
-  html: string;
-  contentSecurityPolicy: string;
-}
-
 /**
- * The GraphiQL page and its policy, made on first use and then shared by every request. The page is
- * 9 MB (its assets are inline, so it works on closed networks) and so is the module that renders it:
- * loading it, rendering and hashing the page took ~0.4 s of every start-up, for a page most servers
- * never show (docs/performance.md).
+ * The GraphiQL page, made on first use (it names the build's asset files, read from its manifest)
+ * and then shared by every request. It is a few kilobytes: GraphiQL itself is files of its own
+ * (graphiql-assets.ts), which browsers keep.
  */
-export function lazyGraphiQLPage(options: GraphiQLPageOptions): () => Promise<GraphiQLPage> {
-  let page: Promise<GraphiQLPage> | undefined;
+export function lazyGraphiQLPage(options: GraphiQLPageOptions): () => Promise<string> {
+  let page: Promise<string> | undefined;
   return () =>
-    (page ??= import("@graphql-yoga/render-graphiql").then(({ renderGraphiQL }) => {
-      const html = renderGraphiQLPage(renderGraphiQL, options);
-      return { html, contentSecurityPolicy: graphiqlContentSecurityPolicy(html) };
-    }));
+    (page ??= readGraphiQLManifest().then(
+      (manifest) => renderGraphiQLPage(manifest, options),
+      (error: unknown) => {
+        page = undefined;
+        throw error;
+      },
+    ));
 }
 
-function renderGraphiQLPage(renderGraphiQL: (options: GraphiQLOptions) => string, options: GraphiQLPageOptions): string {
+function renderGraphiQLPage(manifest: GraphiQLManifest, options: GraphiQLPageOptions): string {
   // Yoga's GraphiQL reads `variables` (the Variables tab) as it reads `headers`; its type omits it.
   const graphiqlOptions: GraphiQLOptions & { variables?: string | undefined } = {
     title: "toolgate",
@@ -234,18 +233,26 @@ function renderGraphiQLPage(renderGraphiQL: (options: GraphiQLOptions) => string
     variables: options.variables ? JSON.stringify(options.variables, null, 2) : undefined,
     shouldPersistHeaders: true,
   };
-  return renderGraphiQL(graphiqlOptions);
+  const workers = Object.fromEntries(MONACO_WORKER_LABELS.map((label) => [label, graphiqlAssetUrl(manifest.workers[label])]));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>toolgate GraphiQL</title>
+<link rel="icon" href="${FAVICON_PATH}">
+<link rel="stylesheet" href="${graphiqlAssetUrl(manifest.stylesheet)}">
+</head>
+<body id="body" class="no-focus-outline">
+<noscript>GraphiQL needs JavaScript.</noscript>
+<div id="root"></div>
+<script type="application/json" id="${GRAPHIQL_CONFIGURATION_ID}">${jsonInScript({ options: graphiqlOptions, workers })}</script>
+<script src="${graphiqlAssetUrl(manifest.boot)}"></script>
+<script src="${graphiqlAssetUrl(manifest.script)}"></script>
+</body>
+</html>
+`;
 }
 
-/**
- * The page's Content-Security-Policy: its one inline script allowed by hash rather than by
- * 'unsafe-inline' (the page is fixed, so the hash is computed once); its editors' workers are
- * blob: URLs, its icons and fonts data: URLs, and it talks to our own origin only.
- */
-function graphiqlContentSecurityPolicy(page: string): string {
-  const scriptHashes = [...page.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
-    // Browsers hash the script's text as parsed, and HTML parsing turns CR LF and lone CR into LF.
-    ([, text]) => `'sha256-${createHash("sha256").update(text!.replace(/\r\n?/g, "\n")).digest("base64")}'`,
-  );
-  return pageContentSecurityPolicy(scriptHashes);
-}
+/** JSON that cannot end its <script> element early: `<` only ever appears escaped (`</script>` in a starter comment, say). */
+const jsonInScript = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");

@@ -79,18 +79,23 @@ export function createRepresentation(): Represent {
 
   return async (request, response) => {
     const compressible = isCompressible(response.headers.get("content-type"));
-    const coding = compressible && !response.headers.has("content-encoding") ? negotiateContentCoding(request.headers.get("accept-encoding")) : undefined;
+    // A body already coded (files compressed ahead, precompressed-files.ts) is sent as it is.
+    const coded = response.headers.has("content-encoding");
+    const coding = compressible && !coded ? negotiateContentCoding(request.headers.get("accept-encoding")) : undefined;
     const reads = request.method === "GET" || request.method === "HEAD";
     const path = new URL(request.url).pathname;
     const represented =
       // Only whole documents are buffered; an event stream (GraphQL over SSE) is passed through.
       reads && response.status === 200 && response.body && compressible && REVALIDATED_PATH.test(path)
         ? await revalidated(request, response, coding)
-        : await streamed(request, response, compressible, coding);
-    if (compressible || represented.status === 304) represented.headers.append("vary", "Accept-Encoding");
+        : await streamed(request, response, compressible && !coded, coding);
+    if ((compressible || represented.status === 304) && !variesByAcceptEncoding(represented)) represented.headers.append("vary", "Accept-Encoding");
     return represented;
   };
 }
+
+const variesByAcceptEncoding = (response: Response) =>
+  (response.headers.get("vary") ?? "").split(",").some((name) => name.trim().toLowerCase() === "accept-encoding");
 
 /**
  * Reads `body` until `bytes` bytes or its end, and gives back a stream that replays what was read
@@ -110,7 +115,8 @@ async function readPrefix(body: ReadableStream<Uint8Array>, bytes: number): Prom
     chunks.push(value);
     length += value.byteLength;
   }
-  const prefix = Buffer.concat(chunks, length);
+  // One chunk (a body in hand, byte-body.ts) is not copied: it may be megabytes, sent to many at once.
+  const prefix = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
   const rest = new ReadableStream<Uint8Array>({
     start(controller) {
       if (length > 0) controller.enqueue(new Uint8Array(prefix.buffer, prefix.byteOffset, prefix.byteLength));

@@ -1,31 +1,27 @@
 // Headers every response carries, whatever answered it: no MIME sniffing, no referrer, no framing,
-// and a Content-Security-Policy. A page that needs more (GraphiQL's inline scripts, yoga.ts) sets
-// its own policy; JSON answers get one that allows nothing, other HTML pages one that allows our
-// own origin only.
+// and a Content-Security-Policy. JSON answers get one that allows nothing; HTML pages (GraphiQL,
+// /docs, /) one that allows our own origin only: their scripts, styles, workers and requests are
+// ours, and no page has an inline script.
 
 /** For JSON and everything that is not a page: nothing may load, nothing may frame it. */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-/** A page's policy: scripts from our own origin plus `extraScriptSources` (e.g. inline-script hashes). */
-export function pageContentSecurityPolicy(extraScriptSources: readonly string[] = []): string {
-  return [
-    "default-src 'self'",
-    ["script-src 'self'", ...extraScriptSources].join(" "),
-    // Page libraries set style attributes and inject <style> elements at run time.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "worker-src 'self' blob:",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-}
-
-/** For HTML pages without a policy of their own (e.g. /docs, whose script is served from our origin). */
-export const PAGE_CONTENT_SECURITY_POLICY = pageContentSecurityPolicy();
+/** For HTML pages. */
+export const PAGE_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // Page libraries set style attributes and inject <style> elements at run time.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  // GraphiQL's editor workers are files of ours (graphiql-assets.ts), not blob: URLs.
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 /** What every response carries, whatever its type. */
 export const FIXED_SECURITY_HEADERS: readonly (readonly [string, string])[] = [

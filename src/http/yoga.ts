@@ -15,7 +15,7 @@ import type { Context } from "../graphql/context.js";
 import { ListArgumentLimitRule } from "../graphql/list-limits.js";
 import { graphQLErrorFor, HTTP_STATUS_BY_CODE, maskError, requestErrorFor, type ErrorExtensions } from "../graphql/error-codes.js";
 import { boundedParserCaches } from "./document-cache.js";
-import { lazyGraphiQLPage, type GraphiQLPage, type StarterVariables } from "./graphiql.js";
+import { lazyGraphiQLPage, type StarterVariables } from "./graphiql.js";
 import { useGraphQLOverHttpStatuses } from "./graphql-status.js";
 import { jsonDepthExceeds, tooDeep } from "./json-depth.js";
 import { usePersistedQueries } from "./persisted-queries.js";
@@ -76,10 +76,9 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       useHttpStatusInErrorBodies(),
       useOperationNameNote(),
       useAnswerableNote(),
-      useContentSecurityPolicyForGraphiQL(graphiqlPage),
     ],
     // The page is rendered once (graphiql.ts); Yoga asks for it on every GET that accepts text/html.
-    renderGraphiQL: async () => (await graphiqlPage()).html,
+    renderGraphiQL: graphiqlPage,
   });
 }
 
@@ -116,15 +115,6 @@ function useAnswerableNote(): Plugin {
           noteAnswerable(args, result);
         },
       };
-    },
-  };
-}
-
-/** GraphiQL's page carries its own policy (its inline script, by hash); security-headers.ts adds the rest. */
-function useContentSecurityPolicyForGraphiQL(page: () => Promise<GraphiQLPage>): Plugin {
-  return {
-    async onResponse({ response }) {
-      if (response.headers.get("content-type")?.startsWith("text/html")) response.headers.set("content-security-policy", (await page()).contentSecurityPolicy);
     },
   };
 }

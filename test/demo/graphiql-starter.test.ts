@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDemo } from "../../src/demo/load.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { GRAPHIQL_DEFAULT_QUERY } from "../../src/http/graphiql.js";
+import { GRAPHIQL_CONFIGURATION_ID } from "../../src/http/graphiql-boot.js";
 import { client } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 
@@ -25,12 +26,11 @@ interface PageOptions {
   variables?: string;
 }
 
-/** The options the served page hands to GraphiQL: `renderYogaGraphiQL(root, {…})`, the last script statement. */
+/** The options the served page hands to GraphiQL: `options` of its JSON configuration (src/http/graphiql-boot.ts). */
 function graphiqlOptionsIn(page: string): PageOptions {
-  const call = page.slice(page.lastIndexOf("renderYogaGraphiQL("));
-  const json = /querySelector\('#root'\),\s*(\{.*\}),\s*\);/s.exec(call)?.[1];
-  expect(json, "the page calls renderYogaGraphiQL with its options").toBeDefined();
-  return JSON.parse(json!) as PageOptions;
+  const json = new RegExp(`<script type="application/json" id="${GRAPHIQL_CONFIGURATION_ID}">(.*?)</script>`, "s").exec(page)?.[1];
+  expect(json, "the page carries GraphiQL's configuration").toBeDefined();
+  return (JSON.parse(json!) as { options: PageOptions }).options;
 }
 
 const starter = parse(GRAPHIQL_DEFAULT_QUERY);
