@@ -14,8 +14,8 @@ const VERSION = (createRequire(import.meta.url)("../../package.json") as { versi
 
 /** Every /v1 operation can be refused with these: a bad path or query, no token, no permission, not found, the rate limit, a bug, the database. */
 const COMMON_REFUSALS = [400, 401, 403, 404, 429, 500, 503];
-/** Operations that read a body (every non-GET) also refuse one over the size limit. */
-const BODY_REFUSALS = [413];
+/** Operations that read a body (every non-GET) also refuse one over the size limit, or not sent as JSON. */
+const BODY_REFUSALS = [413, 415];
 
 const REASONS: Record<number, string> = {
   304: "Not modified: the representation matches `If-None-Match`.",
@@ -25,6 +25,7 @@ const REASONS: Record<number, string> = {
   404: "Not found, or not visible to the token.",
   409: "Conflict with the resource's state, or a concurrent update that outlasted the retries.",
   413: "Request body over the size limit.",
+  415: "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`).",
   422: "A limit of the owner's plan would be exceeded.",
   429: "Rate limited; retry after `Retry-After` seconds.",
   500: "Internal error; the details are in the server log under the request id.",

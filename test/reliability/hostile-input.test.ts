@@ -190,6 +190,30 @@ describeEachDatabase("hostile input", (provider) => {
       expectGraphQLError(result, 415, "UNSUPPORTED_MEDIA_TYPE", /application\/xml/);
     });
 
+    it("answers a REST body whose content type is not JSON with 415 UNSUPPORTED_MEDIA_TYPE, before reading it as JSON", async () => {
+      const path = `/v1/envs/${world.environment.id}/tool-middlewares/validate`;
+      const auth = { authorization: admin.authorization! };
+      for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "application/xml", "application/jsonp", undefined]) {
+        const headers = contentType === undefined ? auth : { ...auth, "content-type": contentType };
+        const result = await raw(service.url, "POST", path, headers, '{"publications": []}');
+        expectRestError(result, 415, "UNSUPPORTED_MEDIA_TYPE");
+        expect(JSON.parse(result.text).error, String(contentType)).toMatch(/application\/json/);
+      }
+      const deletion = await raw(service.url, "DELETE", "/v1/environment-tool-middleware-grants/00000000-0000-4000-8000-000000000000", { ...auth, "content-type": "text/plain" }, '{"automatic": true}');
+      expectRestError(deletion, 415, "UNSUPPORTED_MEDIA_TYPE");
+    });
+
+    it("reads REST bodies of any JSON media type, and ignores the content type of a request without a body", async () => {
+      const path = `/v1/envs/${world.environment.id}/tool-middlewares/validate`;
+      for (const contentType of ["application/json", "application/json; charset=utf-8", "Application/JSON", "application/vnd.toolgate+json"]) {
+        const result = await raw(service.url, "POST", path, { authorization: admin.authorization!, "content-type": contentType }, '{"publications": []}');
+        expect({ contentType, status: result.status }).toEqual({ contentType, status: 200 });
+      }
+      const release = await world.publish(world.owner, "media-type-free", "1.0.0");
+      const restore = await raw(service.url, "POST", `/v1/tool-releases/${release.id}/restore`, { authorization: admin.authorization!, "content-type": "text/plain" }, "");
+      expectRestError(restore, 409, "TOOL_RELEASE_LIFECYCLE_CONFLICT");
+    });
+
     it("answers JSON whatever the Accept header asks for", async () => {
       const result = await raw(service.url, "POST", "/graphql", { ...admin, accept: "application/xml" }, JSON.stringify({ query: "{ me { id } }" }));
       expect(result.status).toBe(200);

@@ -775,6 +775,12 @@ export interface components {
             code: "PAYLOAD_TOO_LARGE";
             error: string;
         };
+        /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+        Error415: {
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
+            error: string;
+        };
         /** @description Conflict with the resource's state, or a concurrent update that outlasted the retries. */
         Error409: {
             /** @enum {string} */
@@ -1231,6 +1237,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description A limit of the owner's plan would be exceeded. */
             422: {
                 headers: {
@@ -1672,6 +1694,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description Rate limited; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -1933,6 +1971,22 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description A limit of the owner's plan would be exceeded. */
@@ -2524,6 +2578,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description Rate limited; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2787,6 +2857,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description A limit of the owner's plan would be exceeded. */
             422: {
                 headers: {
@@ -2998,6 +3084,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description A limit of the owner's plan would be exceeded. */
             422: {
                 headers: {
@@ -3207,6 +3309,22 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description A limit of the owner's plan would be exceeded. */
