@@ -127,12 +127,14 @@ export function createApp(options: AppOptions): App {
   // GET and HEAD of the exact path never get here (health-fast-path.ts); `/healthz?…` does.
   router.get(HEALTHZ_PATH, () => new Response(HEALTHZ_BODY, { headers: { "content-type": "application/json" } }));
   router.head(HEALTHZ_PATH, () => new Response(null, { status: 200 }));
-  router.get("/readyz", async () => {
+  const readiness = async () => {
     if (!options.isReady()) return Response.json({ status: "shutting-down" }, { status: 503 });
     return (await answersWithin(db.$queryRawUnsafe("SELECT 1"), READINESS_PING_TIMEOUT_MS))
       ? Response.json({ status: "ready" })
       : Response.json({ status: "database-unavailable" }, { status: 503 });
-  });
+  };
+  router.get("/readyz", readiness);
+  router.head("/readyz", readiness);
   for (const method of GRAPHQL_METHODS) router[method.toLowerCase() as "get" | "post"]("/graphql", graphql);
   if (options.metricsEndpoint) {
     router.get(METRICS_PATH, options.metricsEndpoint);

@@ -1,10 +1,13 @@
 // /openapi.json is a valid OpenAPI 3.1 document generated from the route table, matching the router
 // both ways; /docs serves the reference page with its bundle from node_modules; / and /v1 link every
 // surface. (Every answer of the /v1 suites is checked against the document in test/helpers/http.ts.)
+import { execFile } from "node:child_process";
 import { brotliDecompressSync } from "node:zlib";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -24,6 +27,28 @@ type OperationWithBodies = { requestBody?: { content?: Record<string, Media> }; 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
 const METHODS = ["get", "head", "post", "put", "patch", "delete", "options", "trace"];
+
+const REDOCLY = path.resolve("node_modules/.bin/redocly");
+
+interface LintReport {
+  totals: { errors: number; warnings: number; ignored: number };
+  problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+}
+
+/** `redocly lint` with its recommended rules only, in a directory of its own (no project config), offline. */
+async function redoclyLint(document: object): Promise<LintReport> {
+  const dir = await mkdtemp(path.join(tmpdir(), "toolgate-redocly-"));
+  try {
+    await writeFile(path.join(dir, "openapi.json"), JSON.stringify(document, null, 2));
+    const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" };
+    const args = ["lint", "openapi.json", "--extends", "recommended", "--format", "json"];
+    // It exits 1 when it reports an error; the report is on stdout either way.
+    const { stdout } = await promisify(execFile)(REDOCLY, args, { cwd: dir, env }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }));
+    return JSON.parse(stdout) as LintReport;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 describe("the OpenAPI document and the pages about the API", () => {
   let service: TestService;
@@ -47,6 +72,17 @@ describe("the OpenAPI document and the pages about the API", () => {
     const result = await validator.validate(document as never);
     expect(result.errors ?? []).toEqual([]);
     expect({ valid: result.valid, version: validator.version }).toEqual({ valid: true, version: "3.1" });
+  });
+
+  it("passes Redocly's recommended lint rules with no error and no warning", { timeout: 60_000 }, async () => {
+    const report = await redoclyLint(document);
+    const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`);
+    expect(problems).toEqual([]);
+    expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
+  });
+
+  it("names its server by a relative URL, so that it holds wherever the server runs", () => {
+    expect((document as unknown as { servers: unknown }).servers).toEqual([{ url: "/", description: expect.any(String) }]);
   });
 
   it("lists every route of the router under /v1, and the router serves every operation it lists", () => {

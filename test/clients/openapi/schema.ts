@@ -13,7 +13,7 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        /** Links to the API's surfaces (headers only) */
+        /** Links to the API's surfaces and documentation (headers only) */
         head: operations["apiIndexHead"];
         patch?: never;
         trace?: never;
@@ -49,7 +49,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** Readiness: the database answers and the server is not shutting down (headers only) */
+        head: operations["readyzHead"];
         patch?: never;
         trace?: never;
     };
@@ -66,7 +67,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** This document (headers only) */
+        head: operations["openApiDocumentHead"];
         patch?: never;
         trace?: never;
     };
@@ -757,6 +759,12 @@ export interface components {
             code: "RATE_LIMITED";
             error: string;
         };
+        /** @description Request headers over node's limit (16 KiB). */
+        Error431: {
+            /** @enum {string} */
+            code: "REQUEST_HEADERS_TOO_LARGE";
+            error: string;
+        };
         /** @description Internal error; the details are in the server log under the request id. */
         Error500: {
             /** @enum {string} */
@@ -835,10 +843,34 @@ export interface operations {
             /** @description The index. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiIndex"];
+                };
+            };
+            /** @description Not modified: the representation matches `If-None-Match`. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
         };
@@ -854,6 +886,22 @@ export interface operations {
         responses: {
             /** @description The index. */
             200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the representation matches `If-None-Match`. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -879,6 +927,21 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
         };
     };
     healthzHead: {
@@ -892,6 +955,13 @@ export interface operations {
         responses: {
             /** @description The process is up. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -917,6 +987,21 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Shutting down, or the database does not answer. */
             503: {
                 headers: {
@@ -925,6 +1010,38 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+        };
+    };
+    readyzHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Shutting down, or the database does not answer. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -940,11 +1057,69 @@ export interface operations {
             /** @description OpenAPI 3.1. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
+            };
+            /** @description Not modified: the representation matches `If-None-Match`. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
+        };
+    };
+    openApiDocumentHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the representation matches `If-None-Match`. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1066,6 +1241,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -1286,6 +1476,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -1393,6 +1598,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1529,6 +1741,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -1727,6 +1954,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -1829,6 +2071,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2022,6 +2271,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -2177,6 +2441,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -2284,6 +2563,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2420,6 +2706,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -2611,6 +2912,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -2713,6 +3029,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2904,6 +3227,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -3133,6 +3471,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -3360,6 +3713,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -3515,6 +3883,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -3622,6 +4005,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3765,6 +4155,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -3872,6 +4277,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
