@@ -13,13 +13,14 @@ import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
 import { AnswerCache, type AnswerCacheStats } from "./answer-cache.js";
 import { apiReferencePages } from "./api-reference.js";
 import { readBodyText } from "./body-limit.js";
-import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
+import { errorResponse, graphqlErrorResponse } from "./errors.js";
 import { HEALTHZ_BODY, HEALTHZ_PATH, healthzFastPath, type NodeFastPath } from "./health-fast-path.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { createRepresentation } from "./representation.js";
 import { requestIdFor } from "./request-id.js";
 import { runInRequestScope, type RequestScope } from "./request-scope.js";
 import { createCors } from "./cors.js";
+import { allowedMethodsIn, methodRefusal, type MethodRefusal } from "./method-refusal.js";
 import { METRICS_PATH } from "./metrics-endpoint.js";
 import { UNMATCHED_ROUTE, type RequestMetrics } from "./request-metrics.js";
 import { withSecurityHeaders } from "./security-headers.js";
@@ -61,11 +62,13 @@ export type FetchHandler = (request: Request, serverContext?: object) => Promise
 
 /**
  * The app also tells which method and path patterns its router serves (tests hold the OpenAPI
- * document to it), and answers the health check before any fetch conversion (health-fast-path.ts).
+ * document to it), answers the health check before any fetch conversion (health-fast-path.ts), and
+ * refuses methods node:http cannot hand to it as its router refuses any other (node-guards.ts).
  */
 export type App = FetchHandler & {
   routeTable(): { method: string; path: string }[];
   answerDirectly: NodeFastPath;
+  refuseMethod: MethodRefusal;
   /** What the read cache holds and how often it answered (the metrics). */
   readCacheStats(): AnswerCacheStats;
 };
@@ -152,7 +155,8 @@ export function createApp(options: AppOptions): App {
     router.get(page.path, page.handle);
     router.head(page.path, page.handle);
   }
-  const allowedMethods = methodsByPath(options.routes);
+  const allowedMethods = allowedMethodsIn(router.routes);
+  const refuseMethod = methodRefusal(allowedMethods, (path) => (GRAPHQL_PATH.test(path) ? graphqlErrorResponse : errorResponse));
   router.all("*", (request) => {
     const path = new URL(request.url).pathname;
     const allowed = allowedMethods(path);
@@ -160,11 +164,7 @@ export function createApp(options: AppOptions): App {
     if (request.method === "OPTIONS" && allowed.length > 0) {
       return new Response(null, { status: 204, headers: { allow: allowed.join(", ") } });
     }
-    if (allowed.length > 0) {
-      const refusal = graphQLErrorFor(new DomainError("METHOD_NOT_ALLOWED", `method ${request.method} not allowed; use ${allowed.join(", ")}`));
-      return (GRAPHQL_PATH.test(path) ? graphqlErrorResponse : errorResponse)(refusal, { allow: allowed.join(", ") });
-    }
-    return errorResponseFor("NOT_FOUND", `no route for ${request.method} ${new URL(request.url).pathname}`);
+    return refuseMethod(request.method, path);
   });
 
   const cors = createCors(options.corsOrigins ?? []);
@@ -204,6 +204,7 @@ export function createApp(options: AppOptions): App {
   return Object.assign(handler, {
     routeTable: () => router.routes.map(([method, , , path]) => ({ method, path: path ?? "" })),
     answerDirectly: healthzFastPath(logger, requestMetrics),
+    refuseMethod,
     readCacheStats: () => answers.stats(),
   });
 }
@@ -231,22 +232,4 @@ function withHeader(response: Response, name: string, value: string): Response {
     copy.headers.set(name, value);
     return copy;
   }
-}
-
-/** In the order `Allow` lists them. */
-const METHOD_ORDER = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"];
-
-/** For 405 and OPTIONS: which methods the route table offers for a path; a REST path with GET offers HEAD, and every REST path OPTIONS. */
-function methodsByPath(routes: readonly RestRoute[]): (path: string) => string[] {
-  const patterns = [
-    { methods: [...GRAPHQL_METHODS, "OPTIONS"], regex: GRAPHQL_PATH },
-    ...routes.map((route) => ({
-      methods: [route.method, ...(route.method === "GET" ? ["HEAD"] : []), "OPTIONS"],
-      regex: new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, "[^/]+")}/?$`),
-    })),
-  ];
-  return (path) => {
-    const offered = new Set(patterns.filter((pattern) => pattern.regex.test(path)).flatMap((pattern) => pattern.methods));
-    return METHOD_ORDER.filter((method) => offered.has(method));
-  };
 }

@@ -154,12 +154,16 @@ describeEachDatabase("hostile input", (provider) => {
   });
 
   describe("methods, paths and parameters", () => {
-    it("answers TRACE with 405 METHOD_NOT_ALLOWED as JSON, without a stack trace", async () => {
-      for (const path of ["/graphql", "/v1/tool-releases/x", "/healthz"]) {
-        const result = await raw(service.url, "TRACE", path);
+    it("answers TRACE with 405 METHOD_NOT_ALLOWED as JSON with Allow, in the surface's shape, without a stack trace", async () => {
+      for (const [path, allow] of [["/v1/tool-releases/x", "GET, HEAD, DELETE, OPTIONS"], ["/healthz", "GET, HEAD, OPTIONS"]]) {
+        const result = await raw(service.url, "TRACE", path!);
         expectRestError(result, 405, "METHOD_NOT_ALLOWED");
+        expect(result.headers.allow).toBe(allow);
         expect(result.text).not.toMatch(/at \w+ \(/);
       }
+      const graphql = await raw(service.url, "TRACE", "/graphql");
+      expectGraphQLError(graphql, 405, "METHOD_NOT_ALLOWED");
+      expect(graphql.headers.allow).toBe("GET, POST, OPTIONS");
     });
 
     it("answers PATCH, PUT and DELETE on /graphql with 405 and the allowed methods", async () => {
