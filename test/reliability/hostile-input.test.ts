@@ -153,6 +153,41 @@ describeEachDatabase("hostile input", (provider) => {
     });
   });
 
+  // PostgreSQL text cannot hold U+0000: a query that carries one fails instead of matching nothing.
+  describe("text holding U+0000 (NUL)", () => {
+    const NUL = "\u0000";
+
+    it("finds no release at a coordinate holding NUL (404), on REST and GraphQL, instead of failing", async () => {
+      const create = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares`, admin, JSON.stringify({ release: { type: "ByCoordinates", account: `a${NUL}b@example.test`, name: "x", version: "1" } }));
+      expectRestError(create, 404, "REFERENCED_TOOL_RELEASE_NOT_FOUND");
+      const creations = [{ release: { type: "ByCoordinates", account: world.owner.account.email, name: `x${NUL}`, version: `1${NUL}` } }];
+      const validate = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares/validate`, admin, JSON.stringify({ grantReconciliation: { creations } }));
+      expectRestError(validate, 404, "REFERENCED_TOOL_RELEASE_NOT_FOUND");
+    });
+
+    it("lists no release named with NUL, on REST and GraphQL", async () => {
+      const rest = await raw(service.url, "GET", `/v1/accounts/${world.owner.account.id}/tool-releases?name=a%00b`, admin);
+      expect({ status: rest.status, body: JSON.parse(rest.text) }).toEqual({ status: 200, body: { values: [] } });
+      const query = `query ($id: UUID!, $name: String) { account(id: $id) { toolReleaseList(name: $name) { uuid } toolReleases(name: $name) { nodes { uuid } } } }`;
+      const graphql = await world.admin.graphql(query, { id: world.owner.account.id, name: `a${NUL}b` });
+      expect(graphql.body).toEqual({ data: { account: { toolReleaseList: [], toolReleases: { nodes: [] } } } });
+    });
+
+    it("refuses NUL in what becomes a column of its own (a definition's version, a source's componentName, names of accounts and environments) with 400 naming it", async () => {
+      const publication = (version: string, componentName: string) => ({
+        publications: [{ name: "nul-probe", definition: definitionFor("nul-probe", version), source: { kind: "component", componentId: "00000000-0000-4000-8000-000000000000", componentRevision: 1, componentName } }],
+      });
+      const version = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares/apply`, admin, JSON.stringify(publication(`1.0${NUL}`, "nul-probe")));
+      expectRestError(version, 400, "REQUEST_INVALID");
+      expect(JSON.parse(version.text).errors).toEqual([expect.stringMatching(/^publications\[0\]\.definition\.version: must not contain U\+0000/)]);
+      const component = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares/apply`, admin, JSON.stringify(publication("1.0.0", `nul${NUL}probe`)));
+      expectRestError(component, 400, "REQUEST_INVALID");
+      expect(JSON.parse(component.text).errors).toEqual([expect.stringMatching(/^publications\[0\]\.source\.componentName: must not contain U\+0000/)]);
+      const account = await world.admin.graphql(`mutation ($input: CreateAccountInput!) { createAccount(input: $input) { uuid } }`, { input: { name: `nul${NUL}`, email: "nul@example.test" } });
+      expect(account.body.errors?.[0]?.extensions).toMatchObject({ code: "REQUEST_INVALID", problems: [expect.stringMatching(/name: must not contain U\+0000/)] });
+    });
+  });
+
   describe("methods, paths and parameters", () => {
     it("answers TRACE with 405 METHOD_NOT_ALLOWED as JSON with Allow, in the surface's shape, without a stack trace", async () => {
       for (const [path, allow] of [["/v1/tool-releases/x", "GET, HEAD, DELETE, OPTIONS"], ["/healthz", "GET, HEAD, OPTIONS"]]) {
