@@ -84,6 +84,11 @@ export interface RestRoute<Document extends DocumentNode = AnyDocument, Path ext
   variables(input: RestInput<Path>): RestVariables<VariablesOf<Document>>;
   /** The response body (undefined for 204), sent with `contract.success.status`. */
   respond(data: ResultOf<Document>): unknown;
+  /**
+   * Where the request carries the GraphQL arguments a resolver may refuse by name, e.g.
+   * `{ after: "query.cursor" }`: a problem reported as `after: …` is answered as `query.cursor: …`.
+   */
+  argumentLocations?: Record<string, string>;
 }
 
 /** A route with its document's result and variables types checked; the table holds them untyped. */

@@ -140,6 +140,7 @@ export const GRANT_ROUTES: RestRoute[] = [
       }
     `, [GRANT_VIEW]),
     variables: (input) => ({ environmentId: input.params.environmentId, ...pageOf(input) }),
+    argumentLocations: { after: "query.cursor" },
     respond: ({ environment }) => {
       if (!environment.grants) return { values: environment.activeGrants!.map(toGrantView) };
       const { edges, pageInfo } = environment.grants;
