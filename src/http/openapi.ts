@@ -97,7 +97,8 @@ function operationOf(route: RestRoute, toSchema: (schema: z.ZodType) => JsonObje
     in: "path",
     required: true,
     description: "A UUID.",
-    schema: { type: "string", format: "uuid" },
+    // The pattern too: JSON Schema's uuid format also admits a `urn:uuid:` prefix, which the routes refuse.
+    schema: toSchema(z.guid()),
   }));
   const queryParameters = Object.entries(contract.query ?? {}).map(([name, { schema, description }]) => ({
     name,

@@ -17,6 +17,7 @@ import { LINKS, SCALAR_BUNDLE_PATH } from "../../src/http/api-reference.js";
 import { createApp } from "../../src/http/app.js";
 import { createOpenApiDocument, openApiPath } from "../../src/http/openapi.js";
 import { REST_ROUTES } from "../../src/http/rest/routes.js";
+import { jsonFormat } from "../fixtures/definitions/index.js";
 import { checkAgainstOpenApi } from "../helpers/openapi-responses.js";
 import { rawRequest } from "../helpers/raw-http.js";
 import { startTestService, type TestService } from "../helpers/service.js";
@@ -83,6 +84,29 @@ describe("the OpenAPI document and the pages about the API", () => {
 
   it("names its server by a relative URL, so that it holds wherever the server runs", () => {
     expect((document as unknown as { servers: unknown }).servers).toEqual([{ url: "/", description: expect.any(String) }]);
+  });
+
+  it("states what the routes refuse: page sizes 1 to 500, blank coordinates, revisions over GraphQL's Int, urn: UUIDs, publications without a source on apply", () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema({ ...document, $id: "https://toolgate.invalid/openapi.json" });
+    const accepts = (pointer: string, value: unknown) => ajv.validate({ $ref: `https://toolgate.invalid/openapi.json#${pointer}` }, value);
+    const parameter = (path: string, name: string) => {
+      const operation = document.paths[path]!.get as unknown as { parameters: { name: string; schema: object }[] };
+      return `/paths/${path.replace(/\//g, "~1")}/get/parameters/${operation.parameters.findIndex((candidate) => candidate.name === name)}/schema`;
+    };
+    for (const path of ["/v1/envs/{environmentId}/tool-middlewares", "/v1/envs/{environmentId}/events", "/v1/accounts/{accountId}/events"]) {
+      expect([0, 1, 500, 501].map((limit) => accepts(parameter(path, "limit"), limit)), path).toEqual([false, true, true, false]);
+    }
+    const releaseId = parameter("/v1/tool-releases/{releaseId}", "releaseId");
+    expect([accepts(releaseId, "01a201cd-ac31-728b-b411-4c2a3ab92a61"), accepts(releaseId, "urn:uuid:01a201cd-ac31-728b-b411-4c2a3ab92a61")]).toEqual([true, false]);
+    const byCoordinates = (account: string) => ({ type: "ByCoordinates", account, name: "json-format", version: "1.4.2" });
+    expect(["", " ", "\u00a0\t", "a@b"].map((account) => accepts("/components/schemas/ReleaseSelector", byCoordinates(account)))).toEqual([false, false, false, true]);
+    const publication = (source?: object) => ({ publications: [{ name: "json-format", definition: jsonFormat(), ...(source ? { source } : {}) }] });
+    const source = (componentRevision: number, componentName = "json") => ({ kind: "component", componentId: "01a201cd-ac31-728b-b411-4c2a3ab92a61", componentRevision, componentName });
+    expect([2 ** 31 - 1, 2 ** 31].map((revision) => accepts("/components/schemas/ToolMiddlewareChanges", publication(source(revision))))).toEqual([true, false]);
+    expect(["json", " ", "a\u0000b"].map((name) => accepts("/components/schemas/ToolMiddlewareChanges", publication(source(1, name))))).toEqual([true, false, false]);
+    expect([accepts("/components/schemas/ToolMiddlewareChanges", publication()), accepts("/components/schemas/ToolMiddlewareApplication", publication())]).toEqual([true, false]);
   });
 
   it("lists every route of the router under /v1, and the router serves every operation it lists", () => {

@@ -381,6 +381,7 @@ export interface components {
                         doc: components["schemas"]["Doc"];
                         value_name: string;
                         type_: components["schemas"]["TypeRef"];
+                        /** @description Any JSON value nested at most 64 deep. */
                         default: unknown;
                         required: boolean;
                         accepts_stdio: boolean;
@@ -522,7 +523,7 @@ export interface components {
                 };
             };
         };
-        /** @description service.md 2.5 */
+        /** @description service.md 2.5. Beyond this schema, a definition published or validated must keep the rules over several values that JSON Schema cannot state (400 with every issue listed): names and aliases unique in their namespace (the definition's, a node's, sibling commands', switches in scope, positionals, errors, formatters, type ids); `subcommands` indices forming a tree rooted at node 0 that reaches every node; type refs naming a def of their schema; constraints naming an option or flag of their command; a tail's `min` at most its `max`; `default_formatter` one of the formatters (empty when there are none). */
         MiddlewareDefinition: {
             name: string;
             version: string;
@@ -711,15 +712,39 @@ export interface components {
         ToolMiddlewareChanges: {
             grantReconciliation?: {
                 creations?: components["schemas"]["GrantCreation"][];
-                /** @description UUIDs of active, automatic, unprotected grants of this environment. */
+                /** @description UUIDs of active, automatic, unprotected grants of this environment, each once (compared without case). */
                 deletions?: string[];
             };
+            /** @description Names unique in the body. */
             publications?: {
                 /** @description Must equal definition.name. */
                 name: string;
                 definition: components["schemas"]["MiddlewareDefinition"];
                 /** @description Required by apply for publications that publish or supersede. */
                 source?: {
+                    /** @constant */
+                    kind: "component";
+                    /** Format: uuid */
+                    componentId: string;
+                    componentRevision: number;
+                    componentName: string;
+                };
+            }[];
+        };
+        /** @description Publications, then grant creations and deletions. Here every publication names its source: apply refuses one that publishes or supersedes without it, and which ones do depends on what is published when the request arrives. */
+        ToolMiddlewareApplication: {
+            grantReconciliation?: {
+                creations?: components["schemas"]["GrantCreation"][];
+                /** @description UUIDs of active, automatic, unprotected grants of this environment, each once (compared without case). */
+                deletions?: string[];
+            };
+            /** @description Names unique in the body. */
+            publications?: {
+                /** @description Must equal definition.name. */
+                name: string;
+                definition: components["schemas"]["MiddlewareDefinition"];
+                /** @description Where the release comes from. */
+                source: {
                     /** @constant */
                     kind: "component";
                     /** Format: uuid */
@@ -1127,8 +1152,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 500; asks for a page. */
-                limit?: string;
-                /** @description The `nextCursor` of the previous page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was answered; a value this list did not issue is refused (400). */
                 cursor?: string;
             };
             header?: never;
@@ -1530,8 +1555,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 500; asks for a page. */
-                limit?: string;
-                /** @description The `nextCursor` of the previous page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was answered; a value this list did not issue is refused (400). */
                 cursor?: string;
             };
             header?: never;
@@ -3551,7 +3576,7 @@ export interface operations {
                  *       "publications": []
                  *     }
                  */
-                "application/json": components["schemas"]["ToolMiddlewareChanges"];
+                "application/json": components["schemas"]["ToolMiddlewareApplication"];
             };
         };
         responses: {
@@ -3769,7 +3794,7 @@ export interface operations {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
                 /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -3939,7 +3964,7 @@ export interface operations {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
                 /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -4041,7 +4066,7 @@ export interface operations {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
                 /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -4211,7 +4236,7 @@ export interface operations {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
                 /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
