@@ -2,6 +2,7 @@
 // `ById` accepts published and superseded releases; `ByCoordinates` (owner e-mail, name, version)
 // names the current, published release at that coordinate.
 import type { Db } from "../db/client.js";
+import { holdsNul } from "../db/text.js";
 import type { ToolRelease } from "../db/generated/sqlite/client.js";
 import { invalidRequest } from "./errors.js";
 import { GRANTABLE_RELEASE_WHERE } from "./permissions/index.js";
@@ -63,15 +64,17 @@ export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput
   const release =
     selector.type === "ById"
       ? await db.toolRelease.findFirst({ where: { id: selector.releaseId, ...GRANTABLE_RELEASE_WHERE } })
-      : await db.toolRelease.findFirst({
-          where: {
-            owner: { email: selector.account },
-            name: selector.name,
-            version: selector.version,
-            lifecycle: "published",
-            currentCoordinate: true,
-          },
-        });
+      : [selector.account, selector.name, selector.version].some(holdsNul)
+        ? null
+        : await db.toolRelease.findFirst({
+            where: {
+              owner: { email: selector.account },
+              name: selector.name,
+              version: selector.version,
+              lifecycle: "published",
+              currentCoordinate: true,
+            },
+          });
   if (!release) throw referencedReleaseNotFound(describeSelector(selector));
   return release;
 }

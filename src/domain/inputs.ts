@@ -1,6 +1,7 @@
 // What the management operations accept, declared once: the domain checks it, the CLI checks it
 // before touching the database, and GraphQL's enums and scalars admit the same values.
 import { z } from "zod";
+import { holdsNul, NUL_PROBLEM } from "../db/text.js";
 import { PLAN_LIMITS, type Plan } from "./plans.js";
 
 export const PLANS = Object.keys(PLAN_LIMITS) as [Plan, ...Plan[]];
@@ -15,7 +16,8 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: (issue) => (issue.input === undefined ? "is required" : `${quoted(issue.input)} is not one of ${values.join(", ")}`) });
 
 // Missing values are named as such: the CLI passes what the user left out as undefined.
-const text = () => z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") });
+const text = () =>
+  z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).refine((value) => !holdsNul(value), NUL_PROBLEM);
 const name = text().refine((value) => value.trim() !== "", "must not be empty");
 const email = text().refine((value) => EMAIL.test(value), { error: (issue) => `${quoted(issue.input)} is not an e-mail address` });
 const uuid = text().refine((value) => UUID.test(value), { error: (issue) => `${quoted(issue.input)} is not a UUID` });

@@ -6,6 +6,7 @@ import {
   type ComponentSource,
   type MiddlewareDefinition,
 } from "./definitions/index.js";
+import { holdsNul, NUL_PROBLEM } from "../db/text.js";
 import { DomainError, invalidRequest, limitExceeded } from "./errors.js";
 import { limitsOf } from "./plans.js";
 
@@ -103,6 +104,7 @@ function sourceIssues(source: SourceRequest, path: string): string[] {
     issues.push(`${path}.componentRevision: expected an integer ≥ 0, got ${source.componentRevision}`);
   }
   if (source.componentName.trim() === "") issues.push(`${path}.componentName: must not be empty`);
+  if (holdsNul(source.componentName)) issues.push(`${path}.componentName: ${NUL_PROBLEM}`);
   return issues;
 }
 

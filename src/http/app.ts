@@ -21,6 +21,7 @@ import { createRepresentation } from "./representation.js";
 import { requestIdFor } from "./request-id.js";
 import { runInRequestScope, type RequestScope } from "./request-scope.js";
 import { createCors } from "./cors.js";
+import { allowedMethodsIn, methodRefusal, type MethodRefusal } from "./method-refusal.js";
 import { METRICS_PATH } from "./metrics-endpoint.js";
 import { UNMATCHED_ROUTE, type RequestMetrics } from "./request-metrics.js";
 import { withSecurityHeaders } from "./security-headers.js";
@@ -62,11 +63,13 @@ export type FetchHandler = (request: Request, serverContext?: object) => Promise
 
 /**
  * The app also tells which method and path patterns its router serves (tests hold the OpenAPI
- * document to it), and answers the health check before any fetch conversion (health-fast-path.ts).
+ * document to it), answers the health check before any fetch conversion (health-fast-path.ts), and
+ * refuses methods node:http cannot hand to it as its router refuses any other (node-guards.ts).
  */
 export type App = FetchHandler & {
   routeTable(): { method: string; path: string }[];
   answerDirectly: NodeFastPath;
+  refuseMethod: MethodRefusal;
   /** What the read cache holds and how often it answered (the metrics). */
   readCacheStats(): AnswerCacheStats;
 };
@@ -128,12 +131,14 @@ export function createApp(options: AppOptions): App {
   // GET and HEAD of the exact path never get here (health-fast-path.ts); `/healthz?…` does.
   router.get(HEALTHZ_PATH, () => new Response(HEALTHZ_BODY, { headers: { "content-type": "application/json" } }));
   router.head(HEALTHZ_PATH, () => new Response(null, { status: 200 }));
-  router.get("/readyz", async () => {
+  const readiness = async () => {
     if (!options.isReady()) return Response.json({ status: "shutting-down" }, { status: 503 });
     return (await answersWithin(db.$queryRawUnsafe("SELECT 1"), READINESS_PING_TIMEOUT_MS))
       ? Response.json({ status: "ready" })
       : Response.json({ status: "database-unavailable" }, { status: 503 });
-  });
+  };
+  router.get("/readyz", readiness);
+  router.head("/readyz", readiness);
   for (const method of GRAPHQL_METHODS) router[method.toLowerCase() as "get" | "post"]("/graphql", graphql);
   if (options.metricsEndpoint) {
     router.get(METRICS_PATH, options.metricsEndpoint);
@@ -151,7 +156,8 @@ export function createApp(options: AppOptions): App {
     router.get(page.path, page.handle);
     router.head(page.path, page.handle);
   }
-  const allowedMethods = methodsByPath(options.routes);
+  const allowedMethods = allowedMethodsIn(router.routes);
+  const refuseMethod = methodRefusal(allowedMethods, (path) => (GRAPHQL_PATH.test(path) ? graphqlErrorResponse : errorResponse));
   router.all("*", (request) => {
     const path = new URL(request.url).pathname;
     const allowed = allowedMethods(path);
@@ -159,11 +165,7 @@ export function createApp(options: AppOptions): App {
     if (request.method === "OPTIONS" && allowed.length > 0) {
       return new Response(null, { status: 204, headers: { allow: allowed.join(", ") } });
     }
-    if (allowed.length > 0) {
-      const refusal = graphQLErrorFor(new DomainError("METHOD_NOT_ALLOWED", `method ${request.method} not allowed; use ${allowed.join(", ")}`));
-      return (GRAPHQL_PATH.test(path) ? graphqlErrorResponse : errorResponse)(refusal, { allow: allowed.join(", ") });
-    }
-    return errorResponseFor("NOT_FOUND", `no route for ${request.method} ${new URL(request.url).pathname}`);
+    return refuseMethod(request.method, path);
   });
 
   const cors = createCors(options.corsOrigins ?? []);
@@ -203,6 +205,7 @@ export function createApp(options: AppOptions): App {
   return Object.assign(handler, {
     routeTable: () => router.routes.map(([method, , , path]) => ({ method, path: path ?? "" })),
     answerDirectly: healthzFastPath(logger, requestMetrics),
+    refuseMethod,
     readCacheStats: () => answers.stats(),
   });
 }
@@ -230,22 +233,4 @@ function withHeader(response: Response, name: string, value: string): Response {
     copy.headers.set(name, value);
     return copy;
   }
-}
-
-/** In the order `Allow` lists them. */
-const METHOD_ORDER = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"];
-
-/** For 405 and OPTIONS: which methods the route table offers for a path; a REST path with GET offers HEAD, and every REST path OPTIONS. */
-function methodsByPath(routes: readonly RestRoute[]): (path: string) => string[] {
-  const patterns = [
-    { methods: [...GRAPHQL_METHODS, "OPTIONS"], regex: GRAPHQL_PATH },
-    ...routes.map((route) => ({
-      methods: [route.method, ...(route.method === "GET" ? ["HEAD"] : []), "OPTIONS"],
-      regex: new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, "[^/]+")}/?$`),
-    })),
-  ];
-  return (path) => {
-    const offered = new Set(patterns.filter((pattern) => pattern.regex.test(path)).flatMap((pattern) => pattern.methods));
-    return METHOD_ORDER.filter((method) => offered.has(method));
-  };
 }

@@ -3,6 +3,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { ServiceMetrics } from "../metrics/service-metrics.js";
 import { errorResponseFor } from "./errors.js";
+import { methodRefusal } from "./method-refusal.js";
 import { withSecurityHeaders } from "./security-headers.js";
 import { listen, type RunningServer } from "./server.js";
 
@@ -31,14 +32,16 @@ function bearerMatches(authorization: string | null, expected: Buffer): boolean 
 /** A server that answers /metrics and nothing else. */
 export async function listenForMetrics(metrics: ServiceMetrics, token: string | undefined, port: number, host: string): Promise<RunningServer> {
   const handle = metricsHandler(metrics, token);
-  return listen(async (request) => {
+  const refuseMethod = methodRefusal((path) => (path === METRICS_PATH ? ["GET", "HEAD"] : []));
+  const handler = async (request: Request) => {
     const { pathname } = new URL(request.url);
     const response =
       pathname !== METRICS_PATH
         ? errorResponseFor("NOT_FOUND", `no route for ${request.method} ${pathname}; this port serves ${METRICS_PATH}`)
         : request.method === "GET" || request.method === "HEAD"
           ? await handle(request)
-          : errorResponseFor("METHOD_NOT_ALLOWED", `method ${request.method} not allowed; use GET, HEAD`, { allow: "GET, HEAD" });
+          : refuseMethod(request.method, pathname);
     return withSecurityHeaders(response);
-  }, port, host);
+  };
+  return listen(Object.assign(handler, { refuseMethod }), port, host);
 }

@@ -12,10 +12,15 @@ type JsonObject = Record<string, unknown>;
 
 const VERSION = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 
-/** Every /v1 operation can be refused with these: a bad path or query, no token, no permission, not found, the rate limit, a bug, the database. */
-const COMMON_REFUSALS = [400, 401, 403, 404, 429, 500, 503];
-/** Operations that read a body (every non-GET) also refuse one over the size limit. */
-const BODY_REFUSALS = [413];
+/**
+ * Every /v1 operation can be refused with these: a bad path or query, no token, no permission, not
+ * found, the rate limit, headers over node's limit, a bug, the database.
+ */
+const COMMON_REFUSALS = [400, 401, 403, 404, 429, 431, 500, 503];
+/** node:http refuses oversized headers before any route runs, whatever the path (node-guards.ts). */
+const HEADER_REFUSALS = [431];
+/** Operations that read a body (every non-GET) also refuse one over the size limit, or not sent as JSON. */
+const BODY_REFUSALS = [413, 415];
 
 const REASONS: Record<number, string> = {
   304: "Not modified: the representation matches `If-None-Match`.",
@@ -25,8 +30,10 @@ const REASONS: Record<number, string> = {
   404: "Not found, or not visible to the token.",
   409: "Conflict with the resource's state, or a concurrent update that outlasted the retries.",
   413: "Request body over the size limit.",
+  415: "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`).",
   422: "A limit of the owner's plan would be exceeded.",
   429: "Rate limited; retry after `Retry-After` seconds.",
+  431: "Request headers over node's limit (16 KiB).",
   500: "Internal error; the details are in the server log under the request id.",
   503: "The database is unavailable; retry after `Retry-After` seconds.",
 };
@@ -42,7 +49,7 @@ const codesOf = (status: number): [ErrorCode, ...ErrorCode[]] => {
 
 /** The spec's error bodies (service.md section 7), one component per status with the codes it can carry. */
 const errorSchemaId = (status: number) => `Error${status}`;
-for (const status of [...COMMON_REFUSALS, ...BODY_REFUSALS, 409, 422]) {
+for (const status of [...COMMON_REFUSALS, ...HEADER_REFUSALS, ...BODY_REFUSALS, 409, 422]) {
   const code = z.enum(codesOf(status));
   const schema = status === 400 ? z.strictObject({ code, errors: z.array(z.string()).min(1) }) : z.strictObject({ code, error: z.string() });
   named(schema, errorSchemaId(status), REASONS[status] ?? `HTTP ${status}`);
@@ -70,7 +77,8 @@ const header = (name: string): JsonObject => ({ $ref: `#/components/headers/${na
 function errorResponse(status: number): JsonObject {
   const [code] = codesOf(status);
   const example = status === 400 ? { code, errors: ["path.grantId: \"42\" is not a UUID"] } : { code, error: REASONS[status] ?? "refused" };
-  const headers: JsonObject = { "X-Request-Id": header("X-Request-Id") };
+  // node:http answers 431 itself, before a request id is given.
+  const headers: JsonObject = HEADER_REFUSALS.includes(status) ? {} : { "X-Request-Id": header("X-Request-Id") };
   if (status === 401) headers["WWW-Authenticate"] = header("WWW-Authenticate");
   if (status === 429 || status === 503) headers["Retry-After"] = header("Retry-After");
   return { description: REASONS[status] ?? `HTTP ${status}`, headers, content: json({ $ref: `#/components/schemas/${errorSchemaId(status)}` }, example) };
@@ -89,7 +97,8 @@ function operationOf(route: RestRoute, toSchema: (schema: z.ZodType) => JsonObje
     in: "path",
     required: true,
     description: "A UUID.",
-    schema: { type: "string", format: "uuid" },
+    // The pattern too: JSON Schema's uuid format also admits a `urn:uuid:` prefix, which the routes refuse.
+    schema: toSchema(z.guid()),
   }));
   const queryParameters = Object.entries(contract.query ?? {}).map(([name, { schema, description }]) => ({
     name,
@@ -140,32 +149,28 @@ function withoutContent(response: JsonObject): JsonObject {
 
 /** The unauthenticated routes beside /v1's operations: the index, health, and this document. */
 function serviceOperations(): Record<string, JsonObject> {
-  const plain = (operationId: string, summary: string, responses: JsonObject): JsonObject => ({
-    operationId,
-    tags: ["Service"],
-    summary,
-    security: [],
-    responses,
-  });
+  const refusals = Object.fromEntries(HEADER_REFUSALS.map((status) => [status, errorResponse(status)]));
+  /** GET, and HEAD beside it: the router answers both, HEAD with the GET's statuses and headers and no body. */
+  const readable = (operationId: string, summary: string, responses: JsonObject, options: { revalidated?: boolean } = {}): JsonObject => {
+    const all: JsonObject = { ...responses, ...refusals };
+    if (options.revalidated) {
+      // Pages the same for everyone carry an ETag (representation.ts), so If-None-Match gets 304.
+      (all[200] as JsonObject).headers = { ETag: header("ETag") };
+      all[304] = { description: REASONS[304], headers: { ETag: header("ETag") } };
+    }
+    const operation = (id: string, text: string, answers: JsonObject) => ({ operationId: id, tags: ["Service"], summary: text, security: [], responses: answers });
+    const bodiless = Object.fromEntries(Object.entries(all).map(([status, response]) => [status, withoutContent(response as JsonObject)]));
+    return { get: operation(operationId, summary, all), head: operation(`${operationId}Head`, `${summary} (headers only)`, bodiless) };
+  };
   const health = (description: string) => ({ description, content: json(ref(Health)) });
   return {
-    "/v1": {
-      get: plain("apiIndex", "Links to the API's surfaces and documentation", { 200: { description: "The index.", content: json(ref(ApiIndex)) } }),
-      head: plain("apiIndexHead", "Links to the API's surfaces (headers only)", { 200: { description: "The index." } }),
-    },
-    "/healthz": {
-      get: plain("healthz", "Liveness", { 200: health("The process is up.") }),
-      head: plain("healthzHead", "Liveness (headers only)", { 200: { description: "The process is up." } }),
-    },
-    "/readyz": {
-      get: plain("readyz", "Readiness: the database answers and the server is not shutting down", {
-        200: health("Ready."),
-        503: health("Shutting down, or the database does not answer."),
-      }),
-    },
-    "/openapi.json": {
-      get: plain("openApiDocument", "This document", { 200: { description: "OpenAPI 3.1.", content: { "application/json": { schema: { type: "object" } } } } }),
-    },
+    "/v1": readable("apiIndex", "Links to the API's surfaces and documentation", { 200: { description: "The index.", content: json(ref(ApiIndex)) } }, { revalidated: true }),
+    "/healthz": readable("healthz", "Liveness", { 200: health("The process is up.") }),
+    "/readyz": readable("readyz", "Readiness: the database answers and the server is not shutting down", {
+      200: health("Ready."),
+      503: health("Shutting down, or the database does not answer."),
+    }),
+    "/openapi.json": readable("openApiDocument", "This document", { 200: { description: "OpenAPI 3.1.", content: { "application/json": { schema: { type: "object" } } } } }, { revalidated: true }),
   };
 }
 
@@ -198,6 +203,8 @@ export function createOpenApiDocument(routes: readonly RestRoute[]): JsonObject 
         "Tool releases and environment grants (/v1). Each operation runs a fixed GraphQL document against the schema served at /graphql. Errors are `{code, error}`, or `{code, errors}` for 400.",
       license: { name: "MIT", identifier: "MIT" },
     },
+    // Relative: the document is served by the API it describes, on whatever host and port that runs.
+    servers: [{ url: "/", description: "The server this document was read from." }],
     tags: [
       { name: "Grants", description: "service.md 4.1" },
       { name: "Publications", description: "Validate and apply publications and grant changes." },

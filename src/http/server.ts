@@ -6,6 +6,7 @@ import net, { type AddressInfo } from "node:net";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { FetchHandler } from "./app.js";
 import type { NodeFastPath } from "./health-fast-path.js";
+import type { MethodRefusal } from "./method-refusal.js";
 import { guardNodeServer } from "./node-guards.js";
 
 export interface RunningServer {
@@ -21,8 +22,11 @@ export interface RunningServer {
 
 const DEFAULT_GRACE_MS = 10_000;
 
-/** `answerDirectly` may answer a request on node:http before it is converted to a fetch Request. */
-export async function listen(handler: FetchHandler & { answerDirectly?: NodeFastPath }, port: number, host: string): Promise<RunningServer> {
+/**
+ * `answerDirectly` may answer a request on node:http before it is converted to a fetch Request;
+ * `refuseMethod` answers the methods node:http cannot hand to `handler` as `handler` answers others it does not serve.
+ */
+export async function listen(handler: FetchHandler & { answerDirectly?: NodeFastPath; refuseMethod: MethodRefusal }, port: number, host: string): Promise<RunningServer> {
   // The adapter's own fetch classes (@whatwg-node/node-fetch), not Node's: its Request reads the node
   // request when asked instead of wrapping it in a web stream up front, and it writes bodies it
   // knows without one (docs/performance.md). Handlers see a standard Request either way.
@@ -36,7 +40,7 @@ export async function listen(handler: FetchHandler & { answerDirectly?: NodeFast
     if (handler.answerDirectly?.(request, response)) return;
     void adapter(request, response);
   });
-  guardNodeServer(server);
+  guardNodeServer(server, handler.refuseMethod);
   // Longer than the idle timeouts of clients and load balancers (undici 4 s, AWS ALB 60 s): the side
   // that closes an idle connection must be the client, or a request sent as the server closes it
   // is reset (ECONNRESET) instead of answered. Shutdown closes idle connections itself.

@@ -64,7 +64,7 @@ describe("a REST client generated with openapi-typescript from /openapi.json", (
     if (created.status !== 200) throw new Error(`expected 200, got ${created.status}`);
     expect(created.body.grant.lifecycle).toBe("active");
 
-    const page = await call("get", "/v1/envs/{environmentId}/tool-middlewares", { params: { environmentId: world.environment.id }, query: { limit: "10" } });
+    const page = await call("get", "/v1/envs/{environmentId}/tool-middlewares", { params: { environmentId: world.environment.id }, query: { limit: 10 } });
     if (page.status !== 200) throw new Error(`expected 200, got ${page.status}`);
     expect({ grants: page.body.values.map((view) => view.grant.id), nextCursor: page.body.nextCursor }).toEqual({ grants: [created.body.grant.id], nextCursor: null });
 

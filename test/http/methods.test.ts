@@ -1,4 +1,5 @@
-// HEAD answers like GET without a body; OPTIONS lists a path's methods; other methods stay 405.
+// HEAD answers like GET without a body; OPTIONS lists a path's methods; any other method is 405
+// with the same Allow, on every path the server serves.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ToolRelease } from "../../src/db/generated/sqlite/client.js";
 import { rawRequest, type RawResponse } from "../helpers/raw-http.js";
@@ -72,6 +73,36 @@ describeEachDatabase("HEAD and OPTIONS on /v1", (provider) => {
     expect(head.status).toBe(405);
     expect(head.headers.allow).toBe("POST, OPTIONS");
     expect(head.body.byteLength).toBe(0);
+  });
+
+  it("answers a method a path does not offer with 405 and Allow on every path the server serves, TRACE and methods HTTP does not define included", async () => {
+    const expected: Record<string, string> = {
+      "/v1": "GET, HEAD, OPTIONS",
+      "/healthz": "GET, HEAD, OPTIONS",
+      "/readyz": "GET, HEAD, OPTIONS",
+      "/openapi.json": "GET, HEAD, OPTIONS",
+      "/docs": "GET, HEAD, OPTIONS",
+      "/graphql": "GET, POST, OPTIONS",
+      [`/v1/tool-releases/${release.id}`]: "GET, HEAD, DELETE, OPTIONS",
+      [`/v1/tool-releases/${release.id}/restore`]: "POST, OPTIONS",
+    };
+    for (const [path, allow] of Object.entries(expected)) {
+      for (const method of ["PUT", "TRACE", "QUERY", "PROPFIND", "FROBNICATE"]) {
+        const answer = await rawRequest(service.url, method, path, auth());
+        expect({ method, path, status: answer.status, allow: answer.headers.allow }).toEqual({ method, path, status: 405, allow });
+        const body = JSON.parse(answer.body.toString()) as { code?: string; errors?: { extensions: { code: string } }[] };
+        expect(body.code ?? body.errors?.[0]?.extensions.code, `${method} ${path}`).toBe("METHOD_NOT_ALLOWED");
+      }
+      const options = await rawRequest(service.url, "OPTIONS", path);
+      expect({ path, status: options.status, allow: options.headers.allow }).toEqual({ path, status: 204, allow });
+    }
+  });
+
+  it("answers any method on an unknown path with 404, TRACE and methods HTTP does not define included", async () => {
+    for (const method of ["GET", "TRACE", "QUERY", "FROBNICATE"]) {
+      const answer = await rawRequest(service.url, method, "/v1/nothing-here");
+      expect({ method, status: answer.status, code: JSON.parse(answer.body.toString()).code }).toEqual({ method, status: 404, code: "NOT_FOUND" });
+    }
   });
 
   it("answers OPTIONS on unknown paths with 404", async () => {

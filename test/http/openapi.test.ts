@@ -1,10 +1,13 @@
 // /openapi.json is a valid OpenAPI 3.1 document generated from the route table, matching the router
 // both ways; /docs serves the reference page with its bundle from node_modules; / and /v1 link every
 // surface. (Every answer of the /v1 suites is checked against the document in test/helpers/http.ts.)
+import { execFile } from "node:child_process";
 import { brotliDecompressSync } from "node:zlib";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -15,6 +18,7 @@ import { createApp } from "../../src/http/app.js";
 import { createOpenApiDocument, openApiPath } from "../../src/http/openapi.js";
 import { REST_ROUTES } from "../../src/http/rest/routes.js";
 import { withoutEvalProbe } from "../../src/http/scalar-bundle.js";
+import { jsonFormat } from "../fixtures/definitions/index.js";
 import { checkAgainstOpenApi } from "../helpers/openapi-responses.js";
 import { rawRequest } from "../helpers/raw-http.js";
 import { startTestService, type TestService } from "../helpers/service.js";
@@ -25,6 +29,28 @@ type OperationWithBodies = { requestBody?: { content?: Record<string, Media> }; 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
 const METHODS = ["get", "head", "post", "put", "patch", "delete", "options", "trace"];
+
+const REDOCLY = path.resolve("node_modules/.bin/redocly");
+
+interface LintReport {
+  totals: { errors: number; warnings: number; ignored: number };
+  problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+}
+
+/** `redocly lint` with its recommended rules only, in a directory of its own (no project config), offline. */
+async function redoclyLint(document: object): Promise<LintReport> {
+  const dir = await mkdtemp(path.join(tmpdir(), "toolgate-redocly-"));
+  try {
+    await writeFile(path.join(dir, "openapi.json"), JSON.stringify(document, null, 2));
+    const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" };
+    const args = ["lint", "openapi.json", "--extends", "recommended", "--format", "json"];
+    // It exits 1 when it reports an error; the report is on stdout either way.
+    const { stdout } = await promisify(execFile)(REDOCLY, args, { cwd: dir, env }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }));
+    return JSON.parse(stdout) as LintReport;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 describe("the OpenAPI document and the pages about the API", () => {
   let service: TestService;
@@ -48,6 +74,40 @@ describe("the OpenAPI document and the pages about the API", () => {
     const result = await validator.validate(document as never);
     expect(result.errors ?? []).toEqual([]);
     expect({ valid: result.valid, version: validator.version }).toEqual({ valid: true, version: "3.1" });
+  });
+
+  it("passes Redocly's recommended lint rules with no error and no warning", { timeout: 60_000 }, async () => {
+    const report = await redoclyLint(document);
+    const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`);
+    expect(problems).toEqual([]);
+    expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
+  });
+
+  it("names its server by a relative URL, so that it holds wherever the server runs", () => {
+    expect((document as unknown as { servers: unknown }).servers).toEqual([{ url: "/", description: expect.any(String) }]);
+  });
+
+  it("states what the routes refuse: page sizes 1 to 500, blank coordinates, revisions over GraphQL's Int, urn: UUIDs, publications without a source on apply", () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema({ ...document, $id: "https://toolgate.invalid/openapi.json" });
+    const accepts = (pointer: string, value: unknown) => ajv.validate({ $ref: `https://toolgate.invalid/openapi.json#${pointer}` }, value);
+    const parameter = (path: string, name: string) => {
+      const operation = document.paths[path]!.get as unknown as { parameters: { name: string; schema: object }[] };
+      return `/paths/${path.replace(/\//g, "~1")}/get/parameters/${operation.parameters.findIndex((candidate) => candidate.name === name)}/schema`;
+    };
+    for (const path of ["/v1/envs/{environmentId}/tool-middlewares", "/v1/envs/{environmentId}/events", "/v1/accounts/{accountId}/events"]) {
+      expect([0, 1, 500, 501].map((limit) => accepts(parameter(path, "limit"), limit)), path).toEqual([false, true, true, false]);
+    }
+    const releaseId = parameter("/v1/tool-releases/{releaseId}", "releaseId");
+    expect([accepts(releaseId, "01a201cd-ac31-728b-b411-4c2a3ab92a61"), accepts(releaseId, "urn:uuid:01a201cd-ac31-728b-b411-4c2a3ab92a61")]).toEqual([true, false]);
+    const byCoordinates = (account: string) => ({ type: "ByCoordinates", account, name: "json-format", version: "1.4.2" });
+    expect(["", " ", "\u00a0\t", "a@b"].map((account) => accepts("/components/schemas/ReleaseSelector", byCoordinates(account)))).toEqual([false, false, false, true]);
+    const publication = (source?: object) => ({ publications: [{ name: "json-format", definition: jsonFormat(), ...(source ? { source } : {}) }] });
+    const source = (componentRevision: number, componentName = "json") => ({ kind: "component", componentId: "01a201cd-ac31-728b-b411-4c2a3ab92a61", componentRevision, componentName });
+    expect([2 ** 31 - 1, 2 ** 31].map((revision) => accepts("/components/schemas/ToolMiddlewareChanges", publication(source(revision))))).toEqual([true, false]);
+    expect(["json", " ", "a\u0000b"].map((name) => accepts("/components/schemas/ToolMiddlewareChanges", publication(source(1, name))))).toEqual([true, false, false]);
+    expect([accepts("/components/schemas/ToolMiddlewareChanges", publication()), accepts("/components/schemas/ToolMiddlewareApplication", publication())]).toEqual([true, false]);
   });
 
   it("lists every route of the router under /v1, and the router serves every operation it lists", () => {

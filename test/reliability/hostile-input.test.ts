@@ -153,13 +153,52 @@ describeEachDatabase("hostile input", (provider) => {
     });
   });
 
+  // PostgreSQL text cannot hold U+0000: a query that carries one fails instead of matching nothing.
+  describe("text holding U+0000 (NUL)", () => {
+    const NUL = "\u0000";
+
+    it("finds no release at a coordinate holding NUL (404), on REST and GraphQL, instead of failing", async () => {
+      const create = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares`, admin, JSON.stringify({ release: { type: "ByCoordinates", account: `a${NUL}b@example.test`, name: "x", version: "1" } }));
+      expectRestError(create, 404, "REFERENCED_TOOL_RELEASE_NOT_FOUND");
+      const creations = [{ release: { type: "ByCoordinates", account: world.owner.account.email, name: `x${NUL}`, version: `1${NUL}` } }];
+      const validate = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares/validate`, admin, JSON.stringify({ grantReconciliation: { creations } }));
+      expectRestError(validate, 404, "REFERENCED_TOOL_RELEASE_NOT_FOUND");
+    });
+
+    it("lists no release named with NUL, on REST and GraphQL", async () => {
+      const rest = await raw(service.url, "GET", `/v1/accounts/${world.owner.account.id}/tool-releases?name=a%00b`, admin);
+      expect({ status: rest.status, body: JSON.parse(rest.text) }).toEqual({ status: 200, body: { values: [] } });
+      const query = `query ($id: UUID!, $name: String) { account(id: $id) { toolReleaseList(name: $name) { uuid } toolReleases(name: $name) { nodes { uuid } } } }`;
+      const graphql = await world.admin.graphql(query, { id: world.owner.account.id, name: `a${NUL}b` });
+      expect(graphql.body).toEqual({ data: { account: { toolReleaseList: [], toolReleases: { nodes: [] } } } });
+    });
+
+    it("refuses NUL in what becomes a column of its own (a definition's version, a source's componentName, names of accounts and environments) with 400 naming it", async () => {
+      const publication = (version: string, componentName: string) => ({
+        publications: [{ name: "nul-probe", definition: definitionFor("nul-probe", version), source: { kind: "component", componentId: "00000000-0000-4000-8000-000000000000", componentRevision: 1, componentName } }],
+      });
+      const version = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares/apply`, admin, JSON.stringify(publication(`1.0${NUL}`, "nul-probe")));
+      expectRestError(version, 400, "REQUEST_INVALID");
+      expect(JSON.parse(version.text).errors).toEqual([expect.stringMatching(/^publications\[0\]\.definition\.version: must not contain U\+0000/)]);
+      const component = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares/apply`, admin, JSON.stringify(publication("1.0.0", `nul${NUL}probe`)));
+      expectRestError(component, 400, "REQUEST_INVALID");
+      expect(JSON.parse(component.text).errors).toEqual([expect.stringMatching(/^publications\[0\]\.source\.componentName: must not contain U\+0000/)]);
+      const account = await world.admin.graphql(`mutation ($input: CreateAccountInput!) { createAccount(input: $input) { uuid } }`, { input: { name: `nul${NUL}`, email: "nul@example.test" } });
+      expect(account.body.errors?.[0]?.extensions).toMatchObject({ code: "REQUEST_INVALID", problems: [expect.stringMatching(/name: must not contain U\+0000/)] });
+    });
+  });
+
   describe("methods, paths and parameters", () => {
-    it("answers TRACE with 405 METHOD_NOT_ALLOWED as JSON, without a stack trace", async () => {
-      for (const path of ["/graphql", "/v1/tool-releases/x", "/healthz"]) {
-        const result = await raw(service.url, "TRACE", path);
+    it("answers TRACE with 405 METHOD_NOT_ALLOWED as JSON with Allow, in the surface's shape, without a stack trace", async () => {
+      for (const [path, allow] of [["/v1/tool-releases/x", "GET, HEAD, DELETE, OPTIONS"], ["/healthz", "GET, HEAD, OPTIONS"]]) {
+        const result = await raw(service.url, "TRACE", path!);
         expectRestError(result, 405, "METHOD_NOT_ALLOWED");
+        expect(result.headers.allow).toBe(allow);
         expect(result.text).not.toMatch(/at \w+ \(/);
       }
+      const graphql = await raw(service.url, "TRACE", "/graphql");
+      expectGraphQLError(graphql, 405, "METHOD_NOT_ALLOWED");
+      expect(graphql.headers.allow).toBe("GET, POST, OPTIONS");
     });
 
     it("answers PATCH, PUT and DELETE on /graphql with 405 and the allowed methods", async () => {
@@ -188,6 +227,30 @@ describeEachDatabase("hostile input", (provider) => {
     it("answers an unsupported content type with 415 UNSUPPORTED_MEDIA_TYPE as JSON", async () => {
       const result = await raw(service.url, "POST", "/graphql", { "content-type": "application/xml" }, "<query/>");
       expectGraphQLError(result, 415, "UNSUPPORTED_MEDIA_TYPE", /application\/xml/);
+    });
+
+    it("answers a REST body whose content type is not JSON with 415 UNSUPPORTED_MEDIA_TYPE, before reading it as JSON", async () => {
+      const path = `/v1/envs/${world.environment.id}/tool-middlewares/validate`;
+      const auth = { authorization: admin.authorization! };
+      for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "application/xml", "application/jsonp", undefined]) {
+        const headers = contentType === undefined ? auth : { ...auth, "content-type": contentType };
+        const result = await raw(service.url, "POST", path, headers, '{"publications": []}');
+        expectRestError(result, 415, "UNSUPPORTED_MEDIA_TYPE");
+        expect(JSON.parse(result.text).error, String(contentType)).toMatch(/application\/json/);
+      }
+      const deletion = await raw(service.url, "DELETE", "/v1/environment-tool-middleware-grants/00000000-0000-4000-8000-000000000000", { ...auth, "content-type": "text/plain" }, '{"automatic": true}');
+      expectRestError(deletion, 415, "UNSUPPORTED_MEDIA_TYPE");
+    });
+
+    it("reads REST bodies of any JSON media type, and ignores the content type of a request without a body", async () => {
+      const path = `/v1/envs/${world.environment.id}/tool-middlewares/validate`;
+      for (const contentType of ["application/json", "application/json; charset=utf-8", "Application/JSON", "application/vnd.toolgate+json"]) {
+        const result = await raw(service.url, "POST", path, { authorization: admin.authorization!, "content-type": contentType }, '{"publications": []}');
+        expect({ contentType, status: result.status }).toEqual({ contentType, status: 200 });
+      }
+      const release = await world.publish(world.owner, "media-type-free", "1.0.0");
+      const restore = await raw(service.url, "POST", `/v1/tool-releases/${release.id}/restore`, { authorization: admin.authorization!, "content-type": "text/plain" }, "");
+      expectRestError(restore, 409, "TOOL_RELEASE_LIFECYCLE_CONFLICT");
     });
 
     it("answers JSON whatever the Accept header asks for", async () => {

@@ -1,7 +1,7 @@
 // Name rules shared by every named thing in a definition: lower-kebab-case and uniqueness.
 import type { Issue, Path } from "./issues.js";
 
-const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+export const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 export interface NameAt {
   path: Path;

@@ -1,5 +1,6 @@
 // Definition rules checked on every publication (semantics.md, "Validate and apply"), run on a
 // structurally valid definition. Both the presented and the expected surface are checked.
+import { holdsNul, NUL_PROBLEM } from "../../db/text.js";
 import type { Issue, Path } from "./issues.js";
 import { duplicateIssues, kebabIssues, type NameAt } from "./names.js";
 import type { CommandBody, CommandNode, MiddlewareDefinition, PresentedSurface } from "./schema.js";
@@ -15,6 +16,8 @@ export function definitionRuleIssues(definition: MiddlewareDefinition): Issue[] 
   ];
   return [
     ...kebabIssues(names),
+    // The version is stored as a column of its own (the release's coordinate).
+    ...(holdsNul(definition.version) ? [{ path: ["version"], message: NUL_PROBLEM }] : []),
     ...duplicateIssues(names, (name) => `duplicate alias ${JSON.stringify(name)}`),
     ...surfaceIssues(definition.scope.value.presented, [...scope, "presented"]),
     ...surfaceIssues(definition.scope.value.expected, [...scope, "expected"]),

@@ -1,5 +1,10 @@
 // Structural shape of a middleware definition (service.md 2.5-2.10). Every object is strict;
 // semantic rules (names, tree shape, references) live in rules.ts.
+//
+// What the rules require of a single value (a kebab-case name, an exit code's range) is also stated
+// here as metadata, for the OpenAPI document's JSON Schema: parsing ignores metadata, so the rules
+// still report those issues in their own words. Rules over several values (uniqueness, references)
+// cannot be stated in JSON Schema; views.ts describes them in words.
 import { z } from "zod";
 import {
   CONSTRAINT_KINDS,
@@ -14,13 +19,24 @@ import {
 } from "./kinds.js";
 import { isJsonValue, MAX_JSON_DEPTH, type JsonValue } from "./json-value.js";
 import { expecting, integerMessage } from "./messages.js";
+import { KEBAB } from "./names.js";
 
 const integer = z.int({ error: integerMessage });
-const stringOrNull = z.union([z.string(), z.null()], { error: expecting("string or null") });
-const jsonValue = z.custom<JsonValue>((value) => isJsonValue(value), {
-  error: expecting(`a JSON value nested at most ${MAX_JSON_DEPTH} deep`),
-});
+const jsonValue = z
+  .custom<JsonValue>((value) => isJsonValue(value), {
+    error: expecting(`a JSON value nested at most ${MAX_JSON_DEPTH} deep`),
+  })
+  .meta({ description: `Any JSON value nested at most ${MAX_JSON_DEPTH} deep.` });
 const strings = z.array(z.string());
+
+// Documented constraints the rules check (rules.ts, names.ts, switches.ts, tree.ts).
+const name = z.string().meta({ pattern: KEBAB.source });
+const names = z.array(name);
+const shortName = z.union([z.string().meta({ minLength: 1, maxLength: 1 }), z.null()], { error: expecting("string or null") });
+const nodeIndex = integer.meta({ minimum: 0 });
+const exitCode = integer.meta({ minimum: 1, maximum: 255 });
+/** Stored as a column of its own, and PostgreSQL text cannot hold U+0000. */
+const storedText = z.string().meta({ pattern: "^[^\\u0000]*$" });
 
 // 2.10
 export const typeRefSchema = z.strictObject({
@@ -61,9 +77,9 @@ export const nestedDocSchema = docSchema.partial();
 
 // 2.9
 export const optionSchema = z.strictObject({
-  long: z.string(),
-  short: stringOrNull,
-  aliases: strings,
+  long: name,
+  short: shortName,
+  aliases: names,
   doc: nestedDocSchema,
   value_name: z.string(),
   shape: z.strictObject({ kind: z.enum(OPTION_SHAPE_KINDS), value: typeRefSchema }),
@@ -73,9 +89,9 @@ export const optionSchema = z.strictObject({
 });
 
 export const flagSchema = z.strictObject({
-  long: z.string(),
-  short: stringOrNull,
-  aliases: strings,
+  long: name,
+  short: shortName,
+  aliases: names,
   doc: nestedDocSchema,
   env_var: z.string(),
   shape: z.strictObject({
@@ -85,7 +101,7 @@ export const flagSchema = z.strictObject({
 });
 
 export const positionalSchema = z.strictObject({
-  name: z.string(),
+  name,
   doc: docSchema,
   value_name: z.string(),
   type_: typeRefSchema,
@@ -95,11 +111,11 @@ export const positionalSchema = z.strictObject({
 });
 
 export const tailPositionalSchema = z.strictObject({
-  name: z.string(),
+  name,
   doc: docSchema,
   value_name: z.string(),
   item_type: typeRefSchema,
-  min: integer,
+  min: integer.meta({ minimum: 0 }),
   max: integer,
   separator: z.string(),
   verbatim: z.boolean(),
@@ -117,7 +133,7 @@ export const stdioSchema = z.strictObject({
   required: z.boolean(),
 });
 
-export const formatterSchema = z.strictObject({ name: z.string(), doc: nestedDocSchema });
+export const formatterSchema = z.strictObject({ name, doc: nestedDocSchema });
 
 export const resultSchema = z.strictObject({
   type_: typeRefSchema,
@@ -127,10 +143,10 @@ export const resultSchema = z.strictObject({
 });
 
 export const commandErrorSchema = z.strictObject({
-  name: z.string(),
+  name,
   doc: docSchema,
   kind: z.enum(ERROR_KINDS),
-  exit_code: integer,
+  exit_code: exitCode,
   payload: typeRefSchema,
 });
 
@@ -159,14 +175,14 @@ export const commandBodySchema = z.strictObject({
 
 // 2.8
 export const commandNodeSchema = z.strictObject({
-  name: z.string(),
-  aliases: strings,
+  name,
+  aliases: names,
   doc: docSchema,
   globals: z.strictObject({
     options: z.array(optionSchema),
     flags: z.array(flagSchema),
   }),
-  subcommands: z.array(integer),
+  subcommands: z.array(nodeIndex),
   body: commandBodySchema,
 });
 
@@ -174,15 +190,15 @@ export const commandNodeSchema = z.strictObject({
 export const presentedSurfaceSchema = z.strictObject({
   version: z.string(),
   requires_filesystem: z.boolean(),
-  commands: z.strictObject({ nodes: z.array(commandNodeSchema) }),
+  commands: z.strictObject({ nodes: z.array(commandNodeSchema).meta({ minItems: 1 }) }),
   schema: schemaSchema,
 });
 
 // 2.5
 export const middlewareDefinitionSchema = z.strictObject({
-  name: z.string(),
-  version: z.string(),
-  aliases: strings,
+  name,
+  version: storedText,
+  aliases: names,
   doc: docSchema,
   scope: z.strictObject({
     kind: z.enum(SCOPE_KINDS),

@@ -3,6 +3,7 @@
 // time and lists) answers only the account itself and administrators.
 import type { Prisma } from "../../db/client.js";
 import type { ToolRelease } from "../../db/generated/sqlite/client.js";
+import { holdsNul } from "../../db/text.js";
 import { canSeeAccount, environmentsListedUnderAccountWhere, visibleReleasesWhere } from "../../domain/permissions/index.js";
 import { effectivePlan } from "../../domain/plans.js";
 import type { ReleaseLifecycle as ReleaseLifecycleValue } from "../../domain/releases.js";
@@ -27,7 +28,8 @@ const listableReleases = (filter: ReleaseFilter, context: Context) => ({
   where: {
     ...visibleReleasesWhere(context.actor()),
     lifecycle: (filter.lifecycle as ReleaseLifecycleValue | null | undefined) ?? undefined,
-    name: filter.name ?? undefined,
+    // No release name holds NUL (names are kebab-case), and PostgreSQL could not compare one.
+    name: filter.name == null ? undefined : holdsNul(filter.name) ? { in: [] } : filter.name,
   },
   orderBy: RELEASE_LIST_ORDER,
 });

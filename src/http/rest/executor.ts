@@ -3,7 +3,7 @@
 import { execute, GraphQLError, validate, type DocumentNode, type GraphQLSchema } from "graphql";
 import type { IRequest } from "itty-router";
 import type { Context } from "../../graphql/context.js";
-import { maskError, requestErrorFor } from "../../graphql/error-codes.js";
+import { maskError, requestErrorFor, type ErrorExtensions } from "../../graphql/error-codes.js";
 import { noteAnswerable } from "../answerable.js";
 import { byteResponse } from "../byte-body.js";
 import { errorResponse } from "../errors.js";
@@ -45,7 +45,7 @@ export async function runRoute(
       const first = requestErrors
         ? requestErrorFor(result.errors.map((e) => new GraphQLError(restProblem(e.message, request.params))))
         : maskError(result.errors[0], onUnexpected);
-      return errorResponse(first);
+      return errorResponse(relocated(first, prepared.route.argumentLocations));
     }
     // A result without errors has the shape the route's typed document declares.
     const responseBody = prepared.route.respond(result.data!);
@@ -57,4 +57,13 @@ export async function runRoute(
   } catch (error) {
     return errorResponse(maskError(error, onUnexpected));
   }
+}
+
+/** A refusal whose problems name GraphQL arguments, renamed to where the REST request carries them. */
+function relocated(error: GraphQLError, locations: Record<string, string> | undefined): GraphQLError {
+  const extensions = error.extensions as unknown as ErrorExtensions;
+  if (!locations || !extensions.problems) return error;
+  const rename = (problem: string) => problem.replace(/^(\w+): /, (whole, argument: string) => (Object.hasOwn(locations, argument) ? `${locations[argument]}: ` : whole));
+  const problems = extensions.problems.map(rename);
+  return new GraphQLError(rename(error.message), { path: error.path, extensions: { ...extensions, problems } });
 }

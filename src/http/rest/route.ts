@@ -31,7 +31,7 @@ export interface RestContract {
   description?: string;
   /** The JSON body the route reads; `required: false` when it may be absent. */
   body?: { schema: z.ZodType; required: boolean; example?: unknown };
-  /** Query parameters, each a string schema. */
+  /** Query parameters, each with the schema of its value (an integer's is its decimal digits in the URL). */
   query?: Record<string, { schema: z.ZodType; description: string }>;
   /** The success status and its body's schema (none for 204). */
   success: { status: number; schema?: z.ZodType };
@@ -84,6 +84,11 @@ export interface RestRoute<Document extends DocumentNode = AnyDocument, Path ext
   variables(input: RestInput<Path>): RestVariables<VariablesOf<Document>>;
   /** The response body (undefined for 204), sent with `contract.success.status`. */
   respond(data: ResultOf<Document>): unknown;
+  /**
+   * Where the request carries the GraphQL arguments a resolver may refuse by name, e.g.
+   * `{ after: "query.cursor" }`: a problem reported as `after: …` is answered as `query.cursor: …`.
+   */
+  argumentLocations?: Record<string, string>;
 }
 
 /** A route with its document's result and variables types checked; the table holds them untyped. */

@@ -8,6 +8,7 @@ import { CHANGE_EVENT_TYPES } from "../../domain/events.js";
 import { RELEASE_SELECTOR_TYPES } from "../../domain/grant-release-selector.js";
 import { PUBLICATION_ACTIONS } from "../../domain/publication-plan.js";
 import { RELEASE_LIFECYCLES } from "../../domain/releases.js";
+import { KEBAB } from "../../domain/definitions/names.js";
 import {
   commandNodeSchema,
   docSchema,
@@ -32,7 +33,16 @@ named(typeRefSchema, "TypeRef", "service.md 2.10");
 named(schemaSchema, "Schema", "service.md 2.10");
 named(docSchema, "Doc", "service.md 2.7");
 named(commandNodeSchema, "CommandNode", "service.md 2.8");
-export const MiddlewareDefinition = named(middlewareDefinitionSchema, "MiddlewareDefinition", "service.md 2.5");
+export const MiddlewareDefinition = named(
+  middlewareDefinitionSchema,
+  "MiddlewareDefinition",
+  "service.md 2.5. Beyond this schema, a definition published or validated must keep the rules over several values " +
+    "that JSON Schema cannot state (400 with every issue listed): names and aliases unique in their namespace " +
+    "(the definition's, a node's, sibling commands', switches in scope, positionals, errors, formatters, type ids); " +
+    "`subcommands` indices forming a tree rooted at node 0 that reaches every node; type refs naming a def of their schema; " +
+    "constraints naming an option or flag of their command; a tail's `min` at most its `max`; " +
+    "`default_formatter` one of the formatters (empty when there are none).",
+);
 export const PresentedSurface = named(presentedSurfaceSchema, "PresentedSurface", "service.md 2.6");
 
 export const GRANT_LIFECYCLES = ["active", "deleted"] as const;
@@ -163,11 +173,20 @@ export const ChangeEventList = named(
 
 // Request bodies. GraphQL's variable coercion and the domain check them at run time; these describe them.
 
+/** Whitespace as String.prototype.trim removes it, which the domain's "must not be empty" checks use. */
+const WHITESPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+/** Text with something besides whitespace. */
+const nonBlank = () => z.string().regex(new RegExp(`[^${WHITESPACE}]`));
+/** Text with something besides whitespace and no U+0000, which a PostgreSQL text column cannot hold. */
+const storableNonBlank = () => z.string().regex(new RegExp(`^[^\\u0000]*[^\\u0000${WHITESPACE}][^\\u0000]*$`));
+/** GraphQL's Int: 32 bits. */
+const GRAPHQL_INT_MAX = 2 ** 31 - 1;
+
 export const ReleaseSelector = named(
   z.discriminatedUnion("type", [
     z.strictObject({ type: z.literal(RELEASE_SELECTOR_TYPES[0]), releaseId: uuid() }).describe("A published or superseded release by its UUID."),
     z
-      .strictObject({ type: z.literal(RELEASE_SELECTOR_TYPES[1]), account: z.string().describe("The owner's e-mail."), name: z.string(), version: z.string() })
+      .strictObject({ type: z.literal(RELEASE_SELECTOR_TYPES[1]), account: nonBlank().describe("The owner's e-mail."), name: nonBlank(), version: nonBlank() })
       .describe("The current published release at the owner's coordinate; the grant follows the coordinate."),
   ]),
   "ReleaseSelector",
@@ -186,29 +205,41 @@ export const GrantDeletion = named(
   "GrantDeletion",
 );
 
-export const ToolMiddlewareChanges = named(
-  z.strictObject({
+/** The body of validate, or of apply, which publishes only what names its source (`sourceRequired`). */
+function toolMiddlewareChanges(sourceRequired: boolean) {
+  const source = z
+    .strictObject({ kind: z.literal("component"), componentId: uuid(), componentRevision: z.int().min(0).max(GRAPHQL_INT_MAX), componentName: storableNonBlank() })
+    .describe(sourceRequired ? "Where the release comes from." : "Required by apply for publications that publish or supersede.");
+  return z.strictObject({
     grantReconciliation: z
       .strictObject({
         creations: z.array(GrantCreation).optional(),
-        deletions: z.array(uuid()).optional().describe("UUIDs of active, automatic, unprotected grants of this environment."),
+        deletions: z
+          .array(uuid())
+          .meta({ uniqueItems: true })
+          .optional()
+          .describe("UUIDs of active, automatic, unprotected grants of this environment, each once (compared without case)."),
       })
       .optional(),
     publications: z
       .array(
         z.strictObject({
-          name: z.string().describe("Must equal definition.name."),
+          name: z.string().regex(KEBAB).describe("Must equal definition.name."),
           definition: MiddlewareDefinition,
-          source: z
-            .strictObject({ kind: z.literal("component"), componentId: uuid(), componentRevision: z.int().min(0), componentName: z.string() })
-            .optional()
-            .describe("Required by apply for publications that publish or supersede."),
+          source: sourceRequired ? source : source.optional(),
         }),
       )
-      .optional(),
-  }),
-  "ToolMiddlewareChanges",
-  "Publications, then grant creations and deletions.",
+      .optional()
+      .describe("Names unique in the body."),
+  });
+}
+
+export const ToolMiddlewareChanges = named(toolMiddlewareChanges(false), "ToolMiddlewareChanges", "Publications, then grant creations and deletions.");
+
+export const ToolMiddlewareApplication = named(
+  toolMiddlewareChanges(true),
+  "ToolMiddlewareApplication",
+  "Publications, then grant creations and deletions. Here every publication names its source: apply refuses one that publishes or supersedes without it, and which ones do depends on what is published when the request arrives.",
 );
 
 export type RestGrant = z.infer<typeof Grant>;

@@ -129,9 +129,10 @@ describeEachDatabase("GET /v1/envs/{environment_id}/tool-middlewares: list activ
     }
   });
 
-  it("answers 400 REQUEST_INVALID for a cursor the list did not issue", async () => {
+  it("answers 400 REQUEST_INVALID for a cursor the list did not issue, naming the query parameter", async () => {
     const result = await world.owner.http.get(`${paths.grants(world.environment.id)}?limit=2&cursor=not-a-cursor`);
     expectRestError(result, 400, "REQUEST_INVALID");
+    expect(result.body.errors).toEqual(['query.cursor: "not-a-cursor" is not a cursor of this list']);
   });
 
   it("answers 400 REQUEST_INVALID for a malformed environment UUID in the path", async () => {

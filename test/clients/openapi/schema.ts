@@ -13,7 +13,7 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        /** Links to the API's surfaces (headers only) */
+        /** Links to the API's surfaces and documentation (headers only) */
         head: operations["apiIndexHead"];
         patch?: never;
         trace?: never;
@@ -49,7 +49,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** Readiness: the database answers and the server is not shutting down (headers only) */
+        head: operations["readyzHead"];
         patch?: never;
         trace?: never;
     };
@@ -66,7 +67,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** This document (headers only) */
+        head: operations["openApiDocumentHead"];
         patch?: never;
         trace?: never;
     };
@@ -379,6 +381,7 @@ export interface components {
                         doc: components["schemas"]["Doc"];
                         value_name: string;
                         type_: components["schemas"]["TypeRef"];
+                        /** @description Any JSON value nested at most 64 deep. */
                         default: unknown;
                         required: boolean;
                         accepts_stdio: boolean;
@@ -520,7 +523,7 @@ export interface components {
                 };
             };
         };
-        /** @description service.md 2.5 */
+        /** @description service.md 2.5. Beyond this schema, a definition published or validated must keep the rules over several values that JSON Schema cannot state (400 with every issue listed): names and aliases unique in their namespace (the definition's, a node's, sibling commands', switches in scope, positionals, errors, formatters, type ids); `subcommands` indices forming a tree rooted at node 0 that reaches every node; type refs naming a def of their schema; constraints naming an option or flag of their command; a tail's `min` at most its `max`; `default_formatter` one of the formatters (empty when there are none). */
         MiddlewareDefinition: {
             name: string;
             version: string;
@@ -709,15 +712,39 @@ export interface components {
         ToolMiddlewareChanges: {
             grantReconciliation?: {
                 creations?: components["schemas"]["GrantCreation"][];
-                /** @description UUIDs of active, automatic, unprotected grants of this environment. */
+                /** @description UUIDs of active, automatic, unprotected grants of this environment, each once (compared without case). */
                 deletions?: string[];
             };
+            /** @description Names unique in the body. */
             publications?: {
                 /** @description Must equal definition.name. */
                 name: string;
                 definition: components["schemas"]["MiddlewareDefinition"];
                 /** @description Required by apply for publications that publish or supersede. */
                 source?: {
+                    /** @constant */
+                    kind: "component";
+                    /** Format: uuid */
+                    componentId: string;
+                    componentRevision: number;
+                    componentName: string;
+                };
+            }[];
+        };
+        /** @description Publications, then grant creations and deletions. Here every publication names its source: apply refuses one that publishes or supersedes without it, and which ones do depends on what is published when the request arrives. */
+        ToolMiddlewareApplication: {
+            grantReconciliation?: {
+                creations?: components["schemas"]["GrantCreation"][];
+                /** @description UUIDs of active, automatic, unprotected grants of this environment, each once (compared without case). */
+                deletions?: string[];
+            };
+            /** @description Names unique in the body. */
+            publications?: {
+                /** @description Must equal definition.name. */
+                name: string;
+                definition: components["schemas"]["MiddlewareDefinition"];
+                /** @description Where the release comes from. */
+                source: {
                     /** @constant */
                     kind: "component";
                     /** Format: uuid */
@@ -757,6 +784,12 @@ export interface components {
             code: "RATE_LIMITED";
             error: string;
         };
+        /** @description Request headers over node's limit (16 KiB). */
+        Error431: {
+            /** @enum {string} */
+            code: "REQUEST_HEADERS_TOO_LARGE";
+            error: string;
+        };
         /** @description Internal error; the details are in the server log under the request id. */
         Error500: {
             /** @enum {string} */
@@ -773,6 +806,12 @@ export interface components {
         Error413: {
             /** @enum {string} */
             code: "PAYLOAD_TOO_LARGE";
+            error: string;
+        };
+        /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+        Error415: {
+            /** @enum {string} */
+            code: "UNSUPPORTED_MEDIA_TYPE";
             error: string;
         };
         /** @description Conflict with the resource's state, or a concurrent update that outlasted the retries. */
@@ -829,10 +868,34 @@ export interface operations {
             /** @description The index. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiIndex"];
+                };
+            };
+            /** @description Not modified: the representation matches `If-None-Match`. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
         };
@@ -848,6 +911,22 @@ export interface operations {
         responses: {
             /** @description The index. */
             200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the representation matches `If-None-Match`. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -873,6 +952,21 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
         };
     };
     healthzHead: {
@@ -886,6 +980,13 @@ export interface operations {
         responses: {
             /** @description The process is up. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -911,6 +1012,21 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Shutting down, or the database does not answer. */
             503: {
                 headers: {
@@ -919,6 +1035,38 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+        };
+    };
+    readyzHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Shutting down, or the database does not answer. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -934,11 +1082,69 @@ export interface operations {
             /** @description OpenAPI 3.1. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
+            };
+            /** @description Not modified: the representation matches `If-None-Match`. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
+        };
+    };
+    openApiDocumentHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenAPI 3.1. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the representation matches `If-None-Match`. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -946,8 +1152,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 500; asks for a page. */
-                limit?: string;
-                /** @description The `nextCursor` of the previous page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was answered; a value this list did not issue is refused (400). */
                 cursor?: string;
             };
             header?: never;
@@ -1060,6 +1266,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -1231,6 +1452,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description A limit of the owner's plan would be exceeded. */
             422: {
                 headers: {
@@ -1262,6 +1499,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -1303,8 +1555,8 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 500; asks for a page. */
-                limit?: string;
-                /** @description The `nextCursor` of the previous page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was answered; a value this list did not issue is refused (400). */
                 cursor?: string;
             };
             header?: never;
@@ -1371,6 +1623,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1507,6 +1766,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -1672,6 +1946,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description Rate limited; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -1687,6 +1977,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -1791,6 +2096,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1935,6 +2247,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description A limit of the owner's plan would be exceeded. */
             422: {
                 headers: {
@@ -1966,6 +2294,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -2123,6 +2466,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -2230,6 +2588,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2366,6 +2731,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -2524,6 +2904,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description Rate limited; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2539,6 +2935,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -2643,6 +3054,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2787,6 +3205,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description A limit of the owner's plan would be exceeded. */
             422: {
                 headers: {
@@ -2818,6 +3252,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -2998,6 +3447,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description A limit of the owner's plan would be exceeded. */
             422: {
                 headers: {
@@ -3029,6 +3494,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -3096,7 +3576,7 @@ export interface operations {
                  *       "publications": []
                  *     }
                  */
-                "application/json": components["schemas"]["ToolMiddlewareChanges"];
+                "application/json": components["schemas"]["ToolMiddlewareApplication"];
             };
         };
         responses: {
@@ -3209,6 +3689,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
+            /** @description The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "The body's `Content-Type` is not JSON (`application/json`, or `application/…+json`)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
             /** @description A limit of the owner's plan would be exceeded. */
             422: {
                 headers: {
@@ -3240,6 +3736,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -3283,7 +3794,7 @@ export interface operations {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
                 /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -3395,6 +3906,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
                 };
             };
             /** @description Internal error; the details are in the server log under the request id. */
@@ -3438,7 +3964,7 @@ export interface operations {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
                 /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -3508,6 +4034,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -3533,7 +4066,7 @@ export interface operations {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
                 /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -3647,6 +4180,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error429"];
                 };
             };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_HEADERS_TOO_LARGE",
+                     *       "error": "Request headers over node's limit (16 KiB)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error431"];
+                };
+            };
             /** @description Internal error; the details are in the server log under the request id. */
             500: {
                 headers: {
@@ -3688,7 +4236,7 @@ export interface operations {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
                 /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -3754,6 +4302,13 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request headers over node's limit (16 KiB). */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;

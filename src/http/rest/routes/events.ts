@@ -59,7 +59,7 @@ function pageBody({ edges, pageInfo }: EventPage): z.infer<typeof ChangeEventLis
 
 const pageQuery: RestContract["query"] = {
   after: { schema: z.guid(), description: "An event id; the page starts after it (the last event you handled). Without it, at the oldest event." },
-  limit: { schema: z.string().regex(/^[1-9][0-9]*$/), description: `Page size, 1 to ${MAX_PAGE_SIZE}; default 50.` },
+  limit: { schema: z.int().min(1).max(MAX_PAGE_SIZE), description: `Page size, 1 to ${MAX_PAGE_SIZE}; default 50.` },
 };
 
 const contractOf = (summary: string, description: string): RestContract => ({

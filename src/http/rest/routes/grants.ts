@@ -114,8 +114,11 @@ export const GRANT_ROUTES: RestRoute[] = [
       summary: "List active grants",
       description: "Active grants of the environment whose releases are published or superseded. Without `limit` and `cursor`, the whole list.",
       query: {
-        limit: { schema: z.string().regex(/^[1-9][0-9]*$/), description: `Page size, 1 to ${MAX_PAGE_SIZE}; asks for a page.` },
-        cursor: { schema: z.string().min(1), description: "The `nextCursor` of the previous page." },
+        limit: { schema: z.int().min(1).max(MAX_PAGE_SIZE), description: `Page size, 1 to ${MAX_PAGE_SIZE}; asks for a page.` },
+        cursor: {
+          schema: z.string().regex(/^[A-Za-z0-9_-]+$/),
+          description: "The `nextCursor` of the previous page, as it was answered; a value this list did not issue is refused (400).",
+        },
       },
       success: { status: 200, schema: GrantList },
     },
@@ -140,6 +143,7 @@ export const GRANT_ROUTES: RestRoute[] = [
       }
     `, [GRANT_VIEW]),
     variables: (input) => ({ environmentId: input.params.environmentId, ...pageOf(input) }),
+    argumentLocations: { after: "query.cursor" },
     respond: ({ environment }) => {
       if (!environment.grants) return { values: environment.activeGrants!.map(toGrantView) };
       const { edges, pageInfo } = environment.grants;

@@ -5,7 +5,7 @@ import { isJsonObject } from "../body.js";
 import { specWordOf } from "../enum-words.js";
 import { graphql, type ResultOf } from "../graphql.js";
 import { restRoute, type RestInput, type RestRoute } from "../route.js";
-import { ApplyResult, ToolMiddlewareChanges, ValidationResult } from "../views.js";
+import { ApplyResult, ToolMiddlewareApplication, ToolMiddlewareChanges, ValidationResult } from "../views.js";
 import { creationForGraphQL, toGrantView, GRANT_VIEW } from "./grants.js";
 import { TOOL_RELEASE_FIELDS, toRestRelease } from "./releases.js";
 
@@ -71,7 +71,7 @@ export const PUBLICATION_ROUTES: RestRoute[] = [
     contract: { tag: "Publications",
       summary: "Apply changes",
       description: "Publishes, then creates and deletes grants, in one transaction; answers what it did.",
-      body: { schema: ToolMiddlewareChanges, required: true, example: CHANGES_EXAMPLE },
+      body: { schema: ToolMiddlewareApplication, required: true, example: CHANGES_EXAMPLE },
       success: { status: 200, schema: ApplyResult },
       refusals: [409, 422],
     },
