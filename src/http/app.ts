@@ -13,7 +13,7 @@ import { graphQLErrorFor, maskError } from "../graphql/error-codes.js";
 import { AnswerCache, type AnswerCacheStats } from "./answer-cache.js";
 import { apiReferencePages } from "./api-reference.js";
 import { readBodyText } from "./body-limit.js";
-import { errorResponse, errorResponseFor, graphqlErrorResponse } from "./errors.js";
+import { errorResponse, graphqlErrorResponse } from "./errors.js";
 import { graphiqlAssetPage } from "./graphiql-assets.js";
 import { HEALTHZ_BODY, HEALTHZ_PATH, healthzFastPath, type NodeFastPath } from "./health-fast-path.js";
 import { createRateLimiter } from "./rate-limit.js";
