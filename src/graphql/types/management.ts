@@ -126,11 +126,13 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  createAccount: t.prismaField({
-    type: "Account",
+  // Plain fields, not prismaField: the write returns its row; what a client selects of it is loaded afterwards.
+  createAccount: t.field({
+    type: AccountType,
+    nullable: false,
     description: "Create an account (administrators only).",
     args: { input: t.arg({ type: CreateAccountInput, required: true, description: "What to create." }) },
-    resolve: (_query, _root, { input }, ctx) =>
+    resolve: (_root, { input }, ctx) =>
       createAccount(ctx.db, ctx.actor(), { name: input.name, email: input.email, plan: input.plan ?? undefined, admin: input.admin ?? undefined }),
   }),
   createApiToken: t.field({
@@ -146,11 +148,12 @@ builder.mutationFields((t) => ({
     args: { id: t.arg({ type: "UUID", required: true, description: "The token's `uuid`." }) },
     resolve: (_root, args, ctx) => revokeToken(ctx.db, ctx.actor(), args.id),
   }),
-  createEnvironment: t.prismaField({
-    type: "Environment",
+  createEnvironment: t.field({
+    type: EnvironmentType,
+    nullable: false,
     description: "Create an environment for yourself (administrators: for anyone). Limited per plan.",
     args: { input: t.arg({ type: CreateEnvironmentInput, required: true, description: "What to create." }) },
-    resolve: (_query, _root, { input }, ctx) =>
+    resolve: (_root, { input }, ctx) =>
       createEnvironment(ctx.db, ctx.actor(), { accountId: input.accountId, name: input.name, versionCheck: input.versionCheck ?? undefined }),
   }),
   shareEnvironment: t.field({
