@@ -31,7 +31,7 @@ export interface RestContract {
   description?: string;
   /** The JSON body the route reads; `required: false` when it may be absent. */
   body?: { schema: z.ZodType; required: boolean; example?: unknown };
-  /** Query parameters, each a string schema. */
+  /** Query parameters: each schema describes the text of the parameter (a string, or an integer as `limit`). */
   query?: Record<string, { schema: z.ZodType; description: string }>;
   /** The success status and its body's schema (none for 204). */
   success: { status: number; schema?: z.ZodType };

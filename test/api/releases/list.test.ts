@@ -33,11 +33,12 @@ describeEachDatabase("GET /v1/accounts/{account_id}/tool-releases: list tool rel
   });
   afterAll(() => service?.stopAndDrop());
 
-  it("returns {values: [...]} holding each release in the tool release shape", async () => {
+  it("returns {values: [...], nextCursor: null} holding each release in the tool release shape", async () => {
     const result = await listOf(publisher);
     expect(result.status).toBe(200);
-    expect(Object.keys(result.body)).toEqual(["values"]);
+    expect(Object.keys(result.body)).toEqual(["values", "nextCursor"]);
     expect(result.body.values).toEqual(expectedOrder.map(restReleaseOf));
+    expect(result.body.nextCursor).toBeNull();
   });
 
   it("orders releases by name, then version, then createdAt", async () => {
@@ -76,7 +77,7 @@ describeEachDatabase("GET /v1/accounts/{account_id}/tool-releases: list tool rel
       idsOf(expectedOrder.filter((release) => release.name === "alpha" && release.lifecycle === "published")),
     );
     const prefix = await listOf(publisher, "?name=alp");
-    expect(prefix.body).toEqual({ values: [] });
+    expect(prefix.body).toEqual({ values: [], nextCursor: null });
   });
 
   it("lists only the account's own releases", async () => {
@@ -84,10 +85,10 @@ describeEachDatabase("GET /v1/accounts/{account_id}/tool-releases: list tool rel
     expect(body.values.every((value: { ownerAccountId: string }) => value.ownerAccountId === publisher.account.id)).toBe(true);
   });
 
-  it("returns {values: []} for an account without releases", async () => {
+  it("returns {values: [], nextCursor: null} for an account without releases", async () => {
     const result = await listOf(world.viewer);
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ values: [] });
+    expect(result.body).toEqual({ values: [], nextCursor: null });
   });
 
   it("lets an admin list any account's releases", async () => {

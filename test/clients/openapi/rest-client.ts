@@ -30,7 +30,9 @@ export interface CallOptions<P extends keyof paths, M extends Method> {
 export function restClient(baseUrl: string, token: string) {
   return async function call<M extends Method, P extends Route<M>>(method: M, path: P, options: CallOptions<P, M> = {}): Promise<Answer<P, M>> {
     const filled = String(path).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String((options.params as Record<string, string>)[name])));
-    const query = new URLSearchParams(Object.entries((options.query ?? {}) as Record<string, string | undefined>).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const query = new URLSearchParams(
+      Object.entries((options.query ?? {}) as Record<string, string | number | undefined>).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])),
+    );
     const response = await fetch(`${baseUrl}${filled}${query.size > 0 ? `?${query}` : ""}`, {
       method: method.toUpperCase(),
       headers: { authorization: `Bearer ${token}`, ...(options.body === undefined ? {} : { "content-type": "application/json" }) },

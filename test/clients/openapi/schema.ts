@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * List active grants
-         * @description Active grants of the environment whose releases are published or superseded. Without `limit` and `cursor`, the whole list.
+         * @description Active grants of the environment whose releases are published or superseded, a page at a time: 100 items unless `limit` asks for another number (at most 500). Follow `nextCursor` until it is null to read the whole list.
          */
         get: operations["listActiveGrants"];
         put?: never;
@@ -92,7 +92,7 @@ export interface paths {
         options?: never;
         /**
          * List active grants (headers only)
-         * @description Active grants of the environment whose releases are published or superseded. Without `limit` and `cursor`, the whole list.
+         * @description Active grants of the environment whose releases are published or superseded, a page at a time: 100 items unless `limit` asks for another number (at most 500). Follow `nextCursor` until it is null to read the whole list.
          */
         head: operations["listActiveGrantsHead"];
         patch?: never;
@@ -141,13 +141,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tool releases of an account */
+        /**
+         * List tool releases of an account
+         * @description The account's releases in every lifecycle unless filtered, a page at a time: 100 items unless `limit` asks for another number (at most 500). Follow `nextCursor` until it is null to read the whole list.
+         */
         get: operations["listToolReleasesOfAnAccount"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        /** List tool releases of an account (headers only) */
+        /**
+         * List tool releases of an account (headers only)
+         * @description The account's releases in every lifecycle unless filtered, a page at a time: 100 items unless `limit` asks for another number (at most 500). Follow `nextCursor` until it is null to read the whole list.
+         */
         head: operations["listToolReleasesOfAnAccountHead"];
         patch?: never;
         trace?: never;
@@ -589,11 +595,11 @@ export interface components {
                 email: string;
             };
         };
-        /** @description Active grants of the environment, ordered by release name, version, then createdAt. */
+        /** @description A page of the environment's active grants, ordered by release name, version, then createdAt. */
         GrantList: {
             values: components["schemas"]["GrantView"][];
-            /** @description Present when a page was asked for (`limit` or `cursor`); null on the last page. */
-            nextCursor?: string | null;
+            /** @description Pass it as `cursor` for the next page; null on the last page. Always present, whether or not `limit` was given. */
+            nextCursor: string | null;
         };
         /** @description service.md 2.4 */
         ToolRelease: {
@@ -629,8 +635,11 @@ export interface components {
             /** Format: uuid */
             stateChangedBy: string;
         };
+        /** @description A page of the account's releases, ordered by name, version, then createdAt. */
         ToolReleaseList: {
             values: components["schemas"]["ToolRelease"][];
+            /** @description Pass it as `cursor` for the next page; null on the last page. Always present, whether or not `limit` was given. */
+            nextCursor: string | null;
         };
         /** @description What apply does (or refuses to do) for one publication. */
         PlanEntry: {
@@ -945,9 +954,9 @@ export interface operations {
     listActiveGrants: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 500; asks for a page. */
-                limit?: string;
-                /** @description The `nextCursor` of the previous page. */
+                /** @description Page size, 1 to 500; 100 when absent. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; without it, the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -1302,9 +1311,9 @@ export interface operations {
     listActiveGrantsHead: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 500; asks for a page. */
-                limit?: string;
-                /** @description The `nextCursor` of the previous page. */
+                /** @description Page size, 1 to 500; 100 when absent. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; without it, the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -2010,6 +2019,10 @@ export interface operations {
                 lifecycle?: "published" | "de-published" | "superseded";
                 /** @description Only releases of this exact name. */
                 name?: string;
+                /** @description Page size, 1 to 500; 100 when absent. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; without it, the first page. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -2165,6 +2178,10 @@ export interface operations {
                 lifecycle?: "published" | "de-published" | "superseded";
                 /** @description Only releases of this exact name. */
                 name?: string;
+                /** @description Page size, 1 to 500; 100 when absent. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page; without it, the first page. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -3282,8 +3299,8 @@ export interface operations {
             query?: {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
-                /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                /** @description Page size, 1 to 500; 50 when absent. */
+                limit?: number;
             };
             header?: never;
             path: {
@@ -3437,8 +3454,8 @@ export interface operations {
             query?: {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
-                /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                /** @description Page size, 1 to 500; 50 when absent. */
+                limit?: number;
             };
             header?: never;
             path: {
@@ -3532,8 +3549,8 @@ export interface operations {
             query?: {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
-                /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                /** @description Page size, 1 to 500; 50 when absent. */
+                limit?: number;
             };
             header?: never;
             path: {
@@ -3687,8 +3704,8 @@ export interface operations {
             query?: {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
-                /** @description Page size, 1 to 500; default 50. */
-                limit?: string;
+                /** @description Page size, 1 to 500; 50 when absent. */
+                limit?: number;
             };
             header?: never;
             path: {
