@@ -6,7 +6,7 @@ import { PAGE_SIZE } from "../../graphql/pagination.js";
 import type { RestContract } from "./route.js";
 
 export const REST_PAGE_SIZE = {
-  /** Items of a page when `limit` is absent: every release of a free-plan account, and most lists whole. */
+  /** Items of a page when `limit` is absent: most lists whole (the free plan allows 50 published releases, 20 grants per environment). */
   default: 100,
   /** The largest `limit`: the largest page a GraphQL connection gives. */
   max: PAGE_SIZE.max,
