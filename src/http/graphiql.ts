@@ -48,8 +48,10 @@ query Me {
     email
     plan
     admin
-    toolReleaseList {
-      ...ReleaseSummary
+    toolReleases(first: 20) {
+      nodes {
+        ...ReleaseSummary
+      }
     }
   }
 }

@@ -57,6 +57,10 @@ describe("a REST client generated with openapi-typescript from /openapi.json", (
     if (read.status !== 200) throw new Error(`expected 200, got ${read.status}`);
     expect({ name: read.body.name, lifecycle: read.body.lifecycle }).toEqual({ name: "typed-client", lifecycle: "published" });
 
+    const releases = await call("get", "/v1/accounts/{accountId}/tool-releases", { params: { accountId: world.owner.account.id }, query: { limit: 1 } });
+    if (releases.status !== 200) throw new Error(`expected 200, got ${releases.status}`);
+    expect({ releases: releases.body.values.map((value) => value.id), nextCursor: releases.body.nextCursor }).toEqual({ releases: [release.id], nextCursor: null });
+
     const created = await call("post", "/v1/envs/{environmentId}/tool-middlewares", {
       params: { environmentId: world.environment.id },
       body: { release: { type: "ById", releaseId: release.id }, automatic: false },

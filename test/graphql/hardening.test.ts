@@ -275,7 +275,7 @@ describeEachDatabase("/graphql hardening", (provider) => {
     it("runs an operation of the default document: the whole document is valid and within every limit", async () => {
       const result = await admin.request("POST", "/graphql", { query: GRAPHIQL_DEFAULT_QUERY, operationName: "Me" }, { accept: "application/json" });
       expectAccepted(result);
-      expect(result.body.data).toMatchObject({ me: { email: "admin@toolgate.local", toolReleaseList: [] } });
+      expect(result.body.data).toMatchObject({ me: { email: "admin@toolgate.local", toolReleases: { nodes: [] } } });
     });
   });
 });

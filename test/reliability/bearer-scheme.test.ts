@@ -23,7 +23,7 @@ describeEachDatabase("Authorization scheme", (provider) => {
       it("authenticates a REST request", async () => {
         const result = await rest(`${scheme} ${service.adminToken}`);
         expect(result.status).toBe(200);
-        expect(result.body).toEqual({ values: [] });
+        expect(result.body).toEqual({ values: [], nextCursor: null });
       });
 
       it("authenticates a GraphQL request", async () => {

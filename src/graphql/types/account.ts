@@ -8,6 +8,7 @@ import { canSeeAccount, environmentsListedUnderAccountWhere, visibleReleasesWher
 import { effectivePlan } from "../../domain/plans.js";
 import type { ReleaseLifecycle as ReleaseLifecycleValue } from "../../domain/releases.js";
 import { builder } from "../builder.js";
+import { CappedList, firstOfCappedList, LIST_CAP } from "../capped-lists.js";
 import type { Context } from "../context.js";
 import { AccountPlan, ReleaseLifecycle } from "../enums.js";
 import { PagedList } from "../pagination.js";
@@ -17,6 +18,7 @@ import { ToolReleaseConnection, ToolReleaseType } from "./tool-release.js";
 /** Release lists: by name, then version, then creation (the id breaks ties). */
 const RELEASE_LIST_ORDER = [{ name: "asc" }, { version: "asc" }, { createdAt: "asc" }, { id: "asc" }] satisfies Prisma.ToolReleaseOrderByWithRelationInput[];
 const RELEASE_PAGES = new PagedList<ToolRelease>("ToolRelease", RELEASE_LIST_ORDER);
+const RELEASE_LIST = new CappedList("toolReleaseList", "toolReleases");
 
 interface ReleaseFilter {
   lifecycle?: string | null | undefined;
@@ -66,16 +68,21 @@ export const AccountType = builder.prismaNode("Account", {
       select: { createdAt: true },
       resolve: (account, _args, context) => (canSeeAccount(context.actor(), account.id) ? account.createdAt : null),
     }),
-    toolReleaseList: t.relation("toolReleases", {
+    toolReleaseList: t.field({
+      type: [ToolReleaseType],
       description:
-        "Every release this account owns, in every lifecycle unless filtered, ordered by name, version and createdAt. " +
+        "The releases this account owns, in every lifecycle unless filtered, ordered by name, version and createdAt: " +
+        `the first \`first\` of them, at most ${LIST_CAP}. \`toolReleases\` pages through any number. ` +
         "Only the account itself and administrators may read it (others get ACCOUNT_NOT_FOUND).",
+      deprecationReason: `Holds at most ${LIST_CAP} releases; use \`toolReleases\`, which pages through any number.`,
       args: {
         lifecycle: t.arg({ type: ReleaseLifecycle, required: false, description: "Only releases in this lifecycle." }),
         name: t.arg.string({ required: false, description: "Only releases with exactly this middleware name." }),
+        first: t.arg.int(firstOfCappedList("releases")),
       },
-      query: listableReleases,
-      // The REST operation 7 list: another account's is ACCOUNT_NOT_FOUND, not empty.
+      select: (args, ctx, nestedSelection) => RELEASE_LIST.relationSelection("toolReleases", args.first, listableReleases(args, ctx), nestedSelection),
+      resolve: (account, args) => RELEASE_LIST.rowsOf<ToolRelease>(account, "toolReleases", args.first),
+      // Another account's list is ACCOUNT_NOT_FOUND, not empty, as REST's list of its releases is 404.
       authScopes: (account) => ({ accountVisible: account.id }),
     }),
     toolReleases: t.connection({

@@ -4,6 +4,7 @@ import type { Environment, Grant } from "../../db/generated/sqlite/client.js";
 import { GRANT_LIST_ORDER } from "../../domain/grants.js";
 import { environmentGrantsWhere, visibleEnvironmentsWhere } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
+import { CappedList, firstOfCappedList, LIST_CAP } from "../capped-lists.js";
 import { PagedList } from "../pagination.js";
 import { GrantConnection, GrantType } from "./grant.js";
 
@@ -11,6 +12,7 @@ import { GrantConnection, GrantType } from "./grant.js";
 const ENVIRONMENT_LIST_ORDER = [{ name: "asc" }, { id: "asc" }] satisfies Prisma.EnvironmentOrderByWithRelationInput[];
 export const ENVIRONMENT_PAGES = new PagedList<Environment>("Environment", ENVIRONMENT_LIST_ORDER);
 const GRANT_PAGES = new PagedList<Grant>("Grant", GRANT_LIST_ORDER);
+const ACTIVE_GRANTS = new CappedList("activeGrants", "grants");
 
 interface GrantFilter {
   includeDeleted?: boolean | null | undefined;
@@ -39,9 +41,16 @@ export const EnvironmentType = builder.prismaNode("Environment", {
       description: "When true, only immutable releases may be granted and published content may never change.",
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the environment was created." }),
-    activeGrants: t.relation("grants", {
-      description: "Active grants whose release is published or superseded, ordered by release name, version, then creation.",
-      query: { where: environmentGrantsWhere(false), orderBy: GRANT_LIST_ORDER },
+    activeGrants: t.field({
+      type: [GrantType],
+      description:
+        "Active grants whose release is published or superseded, ordered by release name, version, then creation: " +
+        `the first \`first\` of them, at most ${LIST_CAP}. \`grants\` pages through any number.`,
+      deprecationReason: `Holds at most ${LIST_CAP} grants; use \`grants\`, which pages through any number.`,
+      args: { first: t.arg.int(firstOfCappedList("grants")) },
+      select: (args, _ctx, nestedSelection) =>
+        ACTIVE_GRANTS.relationSelection("grants", args.first, { where: environmentGrantsWhere(false), orderBy: GRANT_LIST_ORDER }, nestedSelection),
+      resolve: (environment, args) => ACTIVE_GRANTS.rowsOf<Grant>(environment, "grants", args.first),
     }),
     grants: t.connection({
       type: GrantType,

@@ -3,6 +3,7 @@ import { createAccount, findAccount, issueToken, revokeToken, type IssuedToken }
 import { acceptEnvironmentShare, createEnvironment, findEnvironment, shareEnvironment } from "../../domain/environments.js";
 import { canSeeAccount, visibleEnvironmentsWhere } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
+import { CappedList, firstOfCappedList, LIST_CAP } from "../capped-lists.js";
 import { AccountPlan, EnvironmentRole } from "../enums.js";
 import { AccountType } from "./account.js";
 import { EnvironmentType } from "./environment.js";
@@ -99,14 +100,21 @@ const EnvironmentShareType = builder.prismaObject("EnvironmentShare", {
   }),
 });
 
+const SHARE_OFFERS = new CappedList("environmentShareOffers");
+
 builder.objectField(AccountType, "environmentShareOffers", (t) =>
   t.field({
     type: [EnvironmentShareType],
     description:
-      "Shares offered to this account that it has not accepted yet, oldest first (accept one with `acceptEnvironmentShare`). " +
+      "Shares offered to this account that it has not accepted yet, oldest first (accept one with `acceptEnvironmentShare`): " +
+      `the first \`first\` of them, at most ${LIST_CAP}; accepting some shows the next. ` +
       "Only the account itself and administrators see them; for anyone else the list is empty.",
-    resolve: (account, _args, ctx) =>
-      canSeeAccount(ctx.actor(), account.id) ? ctx.db.environmentShare.findMany({ where: { accountId: account.id, acceptedAt: null }, orderBy: [{ createdAt: "asc" }, { environmentId: "asc" }] }) : [],
+    args: { first: t.arg.int(firstOfCappedList("offers")) },
+    resolve: (account, args, ctx) => {
+      const take = SHARE_OFFERS.take(args.first);
+      if (!canSeeAccount(ctx.actor(), account.id)) return [];
+      return ctx.db.environmentShare.findMany({ where: { accountId: account.id, acceptedAt: null }, orderBy: [{ createdAt: "asc" }, { environmentId: "asc" }], take });
+    },
   }),
 );
 

@@ -17,6 +17,7 @@ import {
   schemaSchema,
   typeRefSchema,
 } from "../../domain/definitions/schema.js";
+import { nextCursorSchema } from "./paging.js";
 
 /** The schemas the OpenAPI document names in `components.schemas`, by component name. */
 export const restSchemas = z.registry<{ id: string }>();
@@ -96,12 +97,9 @@ export const GrantView = named(
 );
 
 export const GrantList = named(
-  z.strictObject({
-    values: z.array(GrantView),
-    nextCursor: z.string().nullable().optional().describe("Present when a page was asked for (`limit` or `cursor`); null on the last page."),
-  }),
+  z.strictObject({ values: z.array(GrantView), nextCursor: nextCursorSchema() }),
   "GrantList",
-  "Active grants of the environment, ordered by release name, version, then createdAt.",
+  "A page of the environment's active grants, ordered by release name, version, then createdAt.",
 );
 
 export const ToolRelease = named(
@@ -127,7 +125,11 @@ export const ToolRelease = named(
   "service.md 2.4",
 );
 
-export const ToolReleaseList = named(z.strictObject({ values: z.array(ToolRelease) }), "ToolReleaseList");
+export const ToolReleaseList = named(
+  z.strictObject({ values: z.array(ToolRelease), nextCursor: nextCursorSchema() }),
+  "ToolReleaseList",
+  "A page of the account's releases, ordered by name, version, then createdAt.",
+);
 
 export const PlanEntry = named(
   z.strictObject({ action: z.enum(PUBLICATION_ACTIONS), name: z.string(), version: z.string(), reason: z.string() }),

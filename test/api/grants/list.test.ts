@@ -31,22 +31,22 @@ describeEachDatabase("GET /v1/envs/{environment_id}/tool-middlewares: list activ
   });
   afterAll(() => service?.stopAndDrop());
 
-  it("answers {values: [grant views]} with every active grant of the environment (200)", async () => {
+  it("answers {values: [grant views], nextCursor: null} with every active grant of the environment (200)", async () => {
     const environment = await sharedEnvironment(world);
     const first = await grant(environment, await world.publish(world.owner, uniqueName("alpha"), "1.0.0"));
     const second = await grant(environment, await world.publish(world.stranger, uniqueName("beta"), "1.0.0"), world.deployer);
     const result = await world.owner.http.get(paths.grants(environment.id));
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ values: [await grantViewOf(world, first.id), await grantViewOf(world, second.id)] });
+    expect(result.body).toEqual({ values: [await grantViewOf(world, first.id), await grantViewOf(world, second.id)], nextCursor: null });
     // The stored definitions are spliced in as text (src/http/rest/spliced-json.ts): byte for byte what JSON.stringify writes.
     expect(result.text).toBe(JSON.stringify(result.body));
   });
 
-  it("answers {values: []} for an environment without grants", async () => {
+  it("answers {values: [], nextCursor: null} for an environment without grants", async () => {
     const environment = await sharedEnvironment(world);
     const result = await world.owner.http.get(paths.grants(environment.id));
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ values: [] });
+    expect(result.body).toEqual({ values: [], nextCursor: null });
   });
 
   it("orders grants by release name, then version, then createdAt", async () => {
@@ -73,7 +73,7 @@ describeEachDatabase("GET /v1/envs/{environment_id}/tool-middlewares: list activ
     const release = await world.publish(world.owner, uniqueName(), "1.0.0");
     const granted = await grant(environment, release);
     await depublishRelease(service.db, world.owner.account, release.id);
-    expect((await world.owner.http.get(paths.grants(environment.id))).body).toEqual({ values: [] });
+    expect((await world.owner.http.get(paths.grants(environment.id))).body).toEqual({ values: [], nextCursor: null });
     await restoreRelease(service.db, world.owner.account, release.id);
     expect(grantIds((await world.owner.http.get(paths.grants(environment.id))).body)).toEqual([granted.id]);
   });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { depublishRelease } from "../../../src/domain/releases.js";
 import type { ToolRelease } from "../../../src/db/generated/sqlite/client.js";
+import type { HttpResult } from "../../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../../helpers/service.js";
 import { createWorld, type Member, type World } from "../../helpers/world.js";
 import { errorBody, graphQLCode, itAnswers401WithoutValidCredentials, restReleaseOf, supersede, UNKNOWN_ID } from "./support.js";
@@ -33,11 +34,12 @@ describeEachDatabase("GET /v1/accounts/{account_id}/tool-releases: list tool rel
   });
   afterAll(() => service?.stopAndDrop());
 
-  it("returns {values: [...]} holding each release in the tool release shape", async () => {
+  it("returns {values: [...], nextCursor: null} holding each release in the tool release shape", async () => {
     const result = await listOf(publisher);
     expect(result.status).toBe(200);
-    expect(Object.keys(result.body)).toEqual(["values"]);
+    expect(Object.keys(result.body)).toEqual(["values", "nextCursor"]);
     expect(result.body.values).toEqual(expectedOrder.map(restReleaseOf));
+    expect(result.body.nextCursor).toBeNull();
   });
 
   it("orders releases by name, then version, then createdAt", async () => {
@@ -76,7 +78,46 @@ describeEachDatabase("GET /v1/accounts/{account_id}/tool-releases: list tool rel
       idsOf(expectedOrder.filter((release) => release.name === "alpha" && release.lifecycle === "published")),
     );
     const prefix = await listOf(publisher, "?name=alp");
-    expect(prefix.body).toEqual({ values: [] });
+    expect(prefix.body).toEqual({ values: [], nextCursor: null });
+  });
+
+  it("pages with ?limit=&cursor=: nextCursor leads to the next page and is null on the last", async () => {
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const result: HttpResult = await listOf(publisher, `?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(result.status).toBe(200);
+      expect(Object.keys(result.body)).toEqual(["values", "nextCursor"]);
+      pages.push(idsOf(result.body.values));
+      cursor = result.body.nextCursor;
+    } while (cursor !== null);
+    expect(pages).toEqual([idsOf(expectedOrder.slice(0, 4)), idsOf(expectedOrder.slice(4))]);
+  });
+
+  it("pages within the filters: a cursor continues the filtered list", async () => {
+    const first = await listOf(publisher, "?name=alpha&limit=2");
+    const rest = await listOf(publisher, `?name=alpha&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+    const alpha = expectedOrder.filter((release) => release.name === "alpha");
+    expect(idsOf(first.body.values)).toEqual(idsOf(alpha.slice(0, 2)));
+    expect(rest.body).toEqual({ values: alpha.slice(2).map(restReleaseOf), nextCursor: null });
+  });
+
+  it("answers 400 REQUEST_INVALID for a limit that is not an integer from 1 to 500", async () => {
+    for (const limit of ["0", "-1", "501", "abc", "1.5", ""]) {
+      const result = await listOf(publisher, `?limit=${limit}`);
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({ code: "REQUEST_INVALID", errors: [expect.stringContaining("query.limit")] });
+    }
+    expect((await listOf(publisher, "?limit=500")).status).toBe(200);
+  });
+
+  it("answers 400 REQUEST_INVALID for an empty cursor or one the list did not issue", async () => {
+    const empty = await listOf(publisher, "?cursor=");
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual({ code: "REQUEST_INVALID", errors: [expect.stringContaining("query.cursor")] });
+    const forged = await listOf(publisher, "?cursor=not-a-cursor");
+    expect(forged.status).toBe(400);
+    expect(forged.body.code).toBe("REQUEST_INVALID");
   });
 
   it("lists only the account's own releases", async () => {
@@ -84,10 +125,10 @@ describeEachDatabase("GET /v1/accounts/{account_id}/tool-releases: list tool rel
     expect(body.values.every((value: { ownerAccountId: string }) => value.ownerAccountId === publisher.account.id)).toBe(true);
   });
 
-  it("returns {values: []} for an account without releases", async () => {
+  it("returns {values: [], nextCursor: null} for an account without releases", async () => {
     const result = await listOf(world.viewer);
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ values: [] });
+    expect(result.body).toEqual({ values: [], nextCursor: null });
   });
 
   it("lets an admin list any account's releases", async () => {

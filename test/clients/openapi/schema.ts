@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * List active grants
-         * @description Active grants of the environment whose releases are published or superseded. Without `limit` and `cursor`, the whole list.
+         * @description Active grants of the environment whose releases are published or superseded, a page at a time: 100 items unless `limit` asks for another number (at most 500). Follow `nextCursor` until it is null to read the whole list.
          */
         get: operations["listActiveGrants"];
         put?: never;
@@ -94,7 +94,7 @@ export interface paths {
         options?: never;
         /**
          * List active grants (headers only)
-         * @description Active grants of the environment whose releases are published or superseded. Without `limit` and `cursor`, the whole list.
+         * @description Active grants of the environment whose releases are published or superseded, a page at a time: 100 items unless `limit` asks for another number (at most 500). Follow `nextCursor` until it is null to read the whole list.
          */
         head: operations["listActiveGrantsHead"];
         patch?: never;
@@ -143,13 +143,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tool releases of an account */
+        /**
+         * List tool releases of an account
+         * @description The account's releases in every lifecycle unless filtered, a page at a time: 100 items unless `limit` asks for another number (at most 500). Follow `nextCursor` until it is null to read the whole list.
+         */
         get: operations["listToolReleasesOfAnAccount"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        /** List tool releases of an account (headers only) */
+        /**
+         * List tool releases of an account (headers only)
+         * @description The account's releases in every lifecycle unless filtered, a page at a time: 100 items unless `limit` asks for another number (at most 500). Follow `nextCursor` until it is null to read the whole list.
+         */
         head: operations["listToolReleasesOfAnAccountHead"];
         patch?: never;
         trace?: never;
@@ -592,11 +598,11 @@ export interface components {
                 email: string;
             };
         };
-        /** @description Active grants of the environment, ordered by release name, version, then createdAt. */
+        /** @description A page of the environment's active grants, ordered by release name, version, then createdAt. */
         GrantList: {
             values: components["schemas"]["GrantView"][];
-            /** @description Present when a page was asked for (`limit` or `cursor`); null on the last page. */
-            nextCursor?: string | null;
+            /** @description Pass it as `cursor` for the next page; null on the last page. Always present, whether or not `limit` was given. */
+            nextCursor: string | null;
         };
         /** @description service.md 2.4 */
         ToolRelease: {
@@ -632,8 +638,11 @@ export interface components {
             /** Format: uuid */
             stateChangedBy: string;
         };
+        /** @description A page of the account's releases, ordered by name, version, then createdAt. */
         ToolReleaseList: {
             values: components["schemas"]["ToolRelease"][];
+            /** @description Pass it as `cursor` for the next page; null on the last page. Always present, whether or not `limit` was given. */
+            nextCursor: string | null;
         };
         /** @description What apply does (or refuses to do) for one publication. */
         PlanEntry: {
@@ -1151,9 +1160,9 @@ export interface operations {
     listActiveGrants: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 500; asks for a page. */
+                /** @description Page size, 1 to 500; 100 when absent. */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page, as it was answered; a value this list did not issue is refused (400). */
+                /** @description The `nextCursor` of the previous page, as it was answered (a value this list did not issue is refused, 400); without it, the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -1554,9 +1563,9 @@ export interface operations {
     listActiveGrantsHead: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 500; asks for a page. */
+                /** @description Page size, 1 to 500; 100 when absent. */
                 limit?: number;
-                /** @description The `nextCursor` of the previous page, as it was answered; a value this list did not issue is refused (400). */
+                /** @description The `nextCursor` of the previous page, as it was answered (a value this list did not issue is refused, 400); without it, the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -2353,6 +2362,10 @@ export interface operations {
                 lifecycle?: "published" | "de-published" | "superseded";
                 /** @description Only releases of this exact name. */
                 name?: string;
+                /** @description Page size, 1 to 500; 100 when absent. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was answered (a value this list did not issue is refused, 400); without it, the first page. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -2523,6 +2536,10 @@ export interface operations {
                 lifecycle?: "published" | "de-published" | "superseded";
                 /** @description Only releases of this exact name. */
                 name?: string;
+                /** @description Page size, 1 to 500; 100 when absent. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was answered (a value this list did not issue is refused, 400); without it, the first page. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -3793,7 +3810,7 @@ export interface operations {
             query?: {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
-                /** @description Page size, 1 to 500; default 50. */
+                /** @description Page size, 1 to 500; 50 when absent. */
                 limit?: number;
             };
             header?: never;
@@ -3963,7 +3980,7 @@ export interface operations {
             query?: {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
-                /** @description Page size, 1 to 500; default 50. */
+                /** @description Page size, 1 to 500; 50 when absent. */
                 limit?: number;
             };
             header?: never;
@@ -4065,7 +4082,7 @@ export interface operations {
             query?: {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
-                /** @description Page size, 1 to 500; default 50. */
+                /** @description Page size, 1 to 500; 50 when absent. */
                 limit?: number;
             };
             header?: never;
@@ -4235,7 +4252,7 @@ export interface operations {
             query?: {
                 /** @description An event id; the page starts after it (the last event you handled). Without it, at the oldest event. */
                 after?: string;
-                /** @description Page size, 1 to 500; default 50. */
+                /** @description Page size, 1 to 500; 50 when absent. */
                 limit?: number;
             };
             header?: never;

@@ -5,9 +5,9 @@ import { invalidRequest } from "../../../domain/errors.js";
 import { CHANGE_EVENT_TYPES } from "../../../domain/events.js";
 import { specWordOf } from "../enum-words.js";
 import { graphql, type ResultOf } from "../graphql.js";
+import { limitOf, limitParameter } from "../paging.js";
 import { present, restRoute, type RestContract, type RestInput, type RestRoute } from "../route.js";
 import { ChangeEventList, type RestChangeEvent } from "../views.js";
-import { MAX_PAGE_SIZE } from "./grants.js";
 
 export const CHANGE_EVENT_VIEW = graphql(`
   fragment ChangeEventView on ChangeEvent {
@@ -32,19 +32,19 @@ function toRestEvent(event: ChangeEventView): RestChangeEvent {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Events of a page when `limit` is absent. */
+const EVENT_PAGE_SIZE = 50;
+
 /** `?after=<event id>&limit=`: both optional; the page holds up to `limit` (default 50) events after `after`. */
-function pageOf({ query, params }: RestInput, pathParam: string): { limit: number | null; after: string | null } {
-  const limit = query.get("limit");
+function pageOf({ query, params }: RestInput, pathParam: string): { limit: number; after: string | null } {
   const after = query.get("after");
   const problems: string[] = [];
   const value = params[pathParam] ?? "";
   if (!UUID.test(value)) problems.push(`path.${pathParam}: "${value}" is not a UUID`);
-  if (limit !== null && (!/^[1-9][0-9]*$/.test(limit) || Number(limit) > MAX_PAGE_SIZE)) {
-    problems.push(`query.limit: "${limit}" is not an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
+  const limit = limitOf(query, EVENT_PAGE_SIZE, problems);
   if (after !== null && !UUID.test(after)) problems.push(`query.after: "${after}" is not an event id`);
   if (problems.length > 0) throw invalidRequest(problems);
-  return { limit: limit === null ? null : Number(limit), after };
+  return { limit, after };
 }
 
 interface EventPage {
@@ -59,7 +59,7 @@ function pageBody({ edges, pageInfo }: EventPage): z.infer<typeof ChangeEventLis
 
 const pageQuery: RestContract["query"] = {
   after: { schema: z.guid(), description: "An event id; the page starts after it (the last event you handled). Without it, at the oldest event." },
-  limit: { schema: z.int().min(1).max(MAX_PAGE_SIZE), description: `Page size, 1 to ${MAX_PAGE_SIZE}; default 50.` },
+  limit: limitParameter(EVENT_PAGE_SIZE),
 };
 
 const contractOf = (summary: string, description: string): RestContract => ({

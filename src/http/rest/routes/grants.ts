@@ -1,11 +1,11 @@
 // REST routes for grants (service.md 4.1, operations 1, 2, 4, 5, 6). Operation 3 (validate) lives
 // with the validate/apply routes.
-import { z } from "zod";
 import { invalidRequest } from "../../../domain/errors.js";
 import { RELEASE_SELECTOR_TYPES } from "../../../domain/grant-release-selector.js";
 import { isJsonObject } from "../body.js";
 import { graphQLNameOf, specWordOf } from "../enum-words.js";
 import { graphql, type ResultOf } from "../graphql.js";
+import { PAGE_PARAMETERS, PAGES_DESCRIPTION, pageBody, pageRequestOf, type PageRequest } from "../paging.js";
 import { present, restRoute, type RestInput, type RestRoute } from "../route.js";
 import { GRANT_LIFECYCLES, GrantCreation, GrantDeletion, GrantList, GrantView, type RestGrantView } from "../views.js";
 
@@ -57,19 +57,12 @@ function rejectRequest(problems: string[], params: Record<string, string>, name:
   throw invalidRequest(problems);
 }
 
-export const MAX_PAGE_SIZE = 500;
-
-/** `?limit=&cursor=`: absent means the whole list; either one present asks for a page. */
-function pageOf({ query, params }: RestInput<"/:environmentId">): { paged: boolean; limit: number | null; cursor: string | null } {
-  const limit = query.get("limit");
-  const cursor = query.get("cursor");
+/** `?limit=&cursor=`, with any bad path parameter, so one response lists every problem. */
+function pageOf({ query, params }: RestInput<"/:environmentId">): PageRequest {
   const problems: string[] = [];
-  if (limit !== null && (!/^[1-9][0-9]*$/.test(limit) || Number(limit) > MAX_PAGE_SIZE)) {
-    problems.push(`query.limit: "${limit}" is not an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
-  if (cursor !== null && cursor === "") problems.push("query.cursor: must not be empty; pass the nextCursor of the previous page");
+  const page = pageRequestOf(query, problems);
   if (problems.length > 0) rejectRequest(problems, params, "environmentId");
-  return { paged: limit !== null || cursor !== null, limit: limit === null ? null : Number(limit), cursor };
+  return page;
 }
 
 /**
@@ -112,23 +105,14 @@ export const GRANT_ROUTES: RestRoute[] = [
     path: "/v1/envs/:environmentId/tool-middlewares",
     contract: { tag: "Grants",
       summary: "List active grants",
-      description: "Active grants of the environment whose releases are published or superseded. Without `limit` and `cursor`, the whole list.",
-      query: {
-        limit: { schema: z.int().min(1).max(MAX_PAGE_SIZE), description: `Page size, 1 to ${MAX_PAGE_SIZE}; asks for a page.` },
-        cursor: {
-          schema: z.string().regex(/^[A-Za-z0-9_-]+$/),
-          description: "The `nextCursor` of the previous page, as it was answered; a value this list did not issue is refused (400).",
-        },
-      },
+      description: `Active grants of the environment whose releases are published or superseded, ${PAGES_DESCRIPTION}`,
+      query: PAGE_PARAMETERS,
       success: { status: 200, schema: GrantList },
     },
     document: graphql(`
-      query ListActiveGrants($environmentId: UUID!, $paged: Boolean!, $limit: Int, $cursor: String) {
+      query ListActiveGrants($environmentId: UUID!, $limit: Int!, $cursor: String) {
         environment(id: $environmentId) {
-          activeGrants @skip(if: $paged) {
-            ...GrantView
-          }
-          grants(first: $limit, after: $cursor) @include(if: $paged) {
+          grants(first: $limit, after: $cursor) {
             edges {
               node {
                 ...GrantView
@@ -144,11 +128,7 @@ export const GRANT_ROUTES: RestRoute[] = [
     `, [GRANT_VIEW]),
     variables: (input) => ({ environmentId: input.params.environmentId, ...pageOf(input) }),
     argumentLocations: { after: "query.cursor" },
-    respond: ({ environment }) => {
-      if (!environment.grants) return { values: environment.activeGrants!.map(toGrantView) };
-      const { edges, pageInfo } = environment.grants;
-      return { values: edges.map((edge) => toGrantView(edge.node)), nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null };
-    },
+    respond: ({ environment }) => pageBody(environment.grants, toGrantView),
   }),
   restRoute({
     name: "create grant",

@@ -5,6 +5,7 @@ import { RELEASE_LIFECYCLES, type ReleaseLifecycle } from "../../../domain/relea
 import { graphQLEnumName } from "../../../graphql/enum-names.js";
 import { graphql, type ResultOf, type VariablesOf } from "../graphql.js";
 import { specWordOf } from "../enum-words.js";
+import { PAGE_PARAMETERS, PAGES_DESCRIPTION, pageBody, pageRequestOf, type PageRequest } from "../paging.js";
 import { present, restRoute, type RestRoute } from "../route.js";
 import { RELEASE_ORIGINS, SYSTEM_AVAILABILITIES, ToolRelease, ToolReleaseList, type RestToolRelease } from "../views.js";
 
@@ -54,17 +55,20 @@ export function toRestRelease(release: ResultOf<typeof TOOL_RELEASE_FIELDS>): Re
 }
 
 const LIST_TOOL_RELEASES = graphql(`
-  query ListToolReleases($accountId: UUID!, $lifecycle: ReleaseLifecycle, $name: String) {
+  query ListToolReleases($accountId: UUID!, $lifecycle: ReleaseLifecycle, $name: String, $limit: Int!, $cursor: String) {
     account(id: $accountId) {
-      toolReleaseList(lifecycle: $lifecycle, name: $name) { ...ToolReleaseFields }
+      toolReleases(lifecycle: $lifecycle, name: $name, first: $limit, after: $cursor) {
+        edges { node { ...ToolReleaseFields } }
+        pageInfo { hasNextPage endCursor }
+      }
     }
   }
 `, [TOOL_RELEASE_FIELDS]);
 
 type ListFilter = Pick<VariablesOf<typeof LIST_TOOL_RELEASES>, "lifecycle" | "name">;
 
-/** `?lifecycle=published|de-published|superseded&name=<exact name>`, both optional. */
-function listFilter(query: URLSearchParams): ListFilter {
+/** `?lifecycle=published|de-published|superseded&name=<exact name>&limit=&cursor=`, all optional. */
+function listRequest(query: URLSearchParams): ListFilter & PageRequest {
   const problems: string[] = [];
   const filter: ListFilter = {};
   const lifecycle = query.get("lifecycle");
@@ -78,8 +82,9 @@ function listFilter(query: URLSearchParams): ListFilter {
     if (name === "") problems.push("query.name: must not be empty");
     else filter.name = name;
   }
+  const page = pageRequestOf(query, problems);
   if (problems.length > 0) throw invalidRequest(problems);
-  return filter;
+  return { ...filter, ...page };
 }
 
 const releaseResponse = (release: ResultOf<typeof TOOL_RELEASE_FIELDS> | null, field: string) => toRestRelease(present(release, field));
@@ -91,15 +96,18 @@ export const RELEASE_ROUTES: RestRoute[] = [
     path: "/v1/accounts/:accountId/tool-releases",
     contract: { tag: "Tool releases",
       summary: "List tool releases of an account",
+      description: `The account's releases in every lifecycle unless filtered, ${PAGES_DESCRIPTION}`,
       query: {
         lifecycle: { schema: z.enum(RELEASE_LIFECYCLES), description: "Only releases in this lifecycle." },
         name: { schema: z.string().min(1), description: "Only releases of this exact name." },
+        ...PAGE_PARAMETERS,
       },
       success: { status: 200, schema: ToolReleaseList },
     },
     document: LIST_TOOL_RELEASES,
-    variables: (input) => ({ accountId: input.params.accountId, ...listFilter(input.query) }),
-    respond: (data) => ({ values: data.account.toolReleaseList.map(toRestRelease) }),
+    variables: (input) => ({ accountId: input.params.accountId, ...listRequest(input.query) }),
+    argumentLocations: { after: "query.cursor" },
+    respond: (data) => pageBody(data.account.toolReleases, toRestRelease),
   }),
   restRoute({
     name: "get a tool release",
