@@ -167,7 +167,7 @@ describeEachDatabase("hostile input", (provider) => {
 
     it("lists no release named with NUL, on REST and GraphQL", async () => {
       const rest = await raw(service.url, "GET", `/v1/accounts/${world.owner.account.id}/tool-releases?name=a%00b`, admin);
-      expect({ status: rest.status, body: JSON.parse(rest.text) }).toEqual({ status: 200, body: { values: [] } });
+      expect({ status: rest.status, body: JSON.parse(rest.text) }).toEqual({ status: 200, body: { values: [], nextCursor: null } });
       const query = `query ($id: UUID!, $name: String) { account(id: $id) { toolReleaseList(name: $name) { uuid } toolReleases(name: $name) { nodes { uuid } } } }`;
       const graphql = await world.admin.graphql(query, { id: world.owner.account.id, name: `a${NUL}b` });
       expect(graphql.body).toEqual({ data: { account: { toolReleaseList: [], toolReleases: { nodes: [] } } } });
