@@ -65,3 +65,16 @@ export async function serveToolgate(env: Record<string, string>, timeoutMs = 60_
   });
   return { ...started, url };
 }
+
+/**
+ * The shipped server over a test service's database, with rate limits off: one client address
+ * sending thousands of requests a second (fuzzing, load) is not what the limits are tested with.
+ */
+export function serveUnlimited(service: { databaseUrl: string; adminToken: string }): Promise<ServingToolgate> {
+  return serveToolgate({
+    TOOLGATE_DATABASE_URL: service.databaseUrl,
+    TOOLGATE_ADMIN_TOKEN: service.adminToken,
+    TOOLGATE_RATE_LIMIT_PER_TOKEN: "0",
+    TOOLGATE_RATE_LIMIT_ANONYMOUS: "0",
+  });
+}

@@ -10,6 +10,7 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GRAPHIQL_CONFIGURATION_ID } from "../../src/http/graphiql-boot.js";
+import { residentBytes } from "../helpers/process-memory.js";
 import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
 import { rawRequest } from "../helpers/raw-http.js";
 
@@ -20,13 +21,6 @@ const CODINGS = [
   { acceptEncoding: "gzip, deflate, br", coding: "br", decode: brotliDecompressSync },
   { acceptEncoding: "br;q=0.5, gzip", coding: "gzip", decode: gunzipSync },
 ] as const;
-
-/** The resident set size of process `pid` (Linux), in bytes. */
-function residentBytes(pid: number): number {
-  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
-  return Number(match[1]) * 1024;
-}
 
 /** The CPU time process `pid` has used (Linux), user and system, in seconds. */
 function cpuSeconds(pid: number): number {

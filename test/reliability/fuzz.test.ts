@@ -8,9 +8,9 @@
 // "Where it started" is the RSS after a warm-up of WARM_UP_REQUESTS other fuzz requests: the first
 // requests compile code and fill bounded caches (parsed GraphQL documents and their errors, parsed
 // definitions), which a server does once; a leak is what grows after that (docs/reliability.md).
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
+import { serveUnlimited, type ServingToolgate } from "../helpers/child-process.js";
+import { mib, residentBytes } from "../helpers/process-memory.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld } from "../helpers/world.js";
 import { DEFAULT_FUZZ_SEED, dumpDatabase, fuzzRequests, prepareFuzzTargets, sendAll, type FuzzTargets } from "./fuzz-requests.js";
@@ -36,14 +36,6 @@ function errorLogLines(output: string): string[] {
   });
 }
 
-/** The resident set size of process `pid` (Linux), in bytes. */
-function residentBytes(pid: number): number {
-  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
-  return Number(match[1]) * 1024;
-}
-
-const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 describeEachDatabase("fuzzing every route", (provider) => {
   /** Builds the registry through the domain and reads the database; the fuzz goes to `server`. */
@@ -54,13 +46,7 @@ describeEachDatabase("fuzzing every route", (provider) => {
   beforeAll(async () => {
     service = await startTestService(provider);
     targets = await prepareFuzzTargets(await createWorld(service));
-    // One client address sending thousands of requests a second: rate limits off.
-    server = await serveToolgate({
-      TOOLGATE_DATABASE_URL: service.databaseUrl,
-      TOOLGATE_ADMIN_TOKEN: service.adminToken,
-      TOOLGATE_RATE_LIMIT_PER_TOKEN: "0",
-      TOOLGATE_RATE_LIMIT_ANONYMOUS: "0",
-    });
+    server = await serveUnlimited(service);
   }, 120_000);
   afterAll(async () => {
     await server?.ensureDead();

@@ -1,14 +1,13 @@
 // Hostile input must not grow the process: every document is distinct and padded to a megabyte with
 // a comment or a string (one token each, so within the token limit). Yoga's own parse cache kept
 // 1,024 such documents whatever their size (120 → 1,200 MB here); toolgate's is bounded by bytes.
-import { readFileSync } from "node:fs";
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { boundedParserCaches } from "../../src/http/document-cache.js";
-import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
+import { serveUnlimited, type ServingToolgate } from "../helpers/child-process.js";
+import { mib, residentBytes } from "../helpers/process-memory.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 
-const mib = (pid: number) => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 const DOCUMENTS = 150;
 /** Where the served process must end, and how much it may grow over the run. */
 const RSS_CEILING_MIB = 250;
@@ -38,12 +37,7 @@ describe("distinct megabyte documents sent to the shipped build", () => {
   let server: ServingToolgate;
   beforeAll(async () => {
     service = await startTestService("sqlite");
-    server = await serveToolgate({
-      TOOLGATE_DATABASE_URL: service.databaseUrl,
-      TOOLGATE_ADMIN_TOKEN: service.adminToken,
-      TOOLGATE_RATE_LIMIT_PER_TOKEN: "0",
-      TOOLGATE_RATE_LIMIT_ANONYMOUS: "0",
-    });
+    server = await serveUnlimited(service);
   }, 120_000);
   afterAll(async () => {
     await server?.ensureDead();
@@ -58,15 +52,15 @@ describe("distinct megabyte documents sent to the shipped build", () => {
         return response.status;
       });
     await send("{ __typename }");
-    const before = mib(pid);
+    const before = mib(residentBytes(pid));
     const comment = `#${"x".repeat(1_000_000)}\n`;
     const statuses = new Set<number>();
     for (let index = 0; index < DOCUMENTS; index += 1) {
       statuses.add(await send(`${comment}{ __typename } # ${index}`));
       statuses.add(await send(`{ node(id: "${"y".repeat(500_000)}${index}") { id } }`));
     }
-    const after = mib(pid);
-    console.info(`[hostile memory] ${DOCUMENTS * 2} distinct padded documents: server RSS ${Math.round(before)} → ${Math.round(after)} MiB`);
+    const after = mib(residentBytes(pid));
+    console.info(`[hostile memory] ${DOCUMENTS * 2} distinct padded documents: server RSS ${before} → ${after} MiB`);
     expect([...statuses].every((status) => status < 500)).toBe(true);
     expect(after).toBeLessThan(RSS_CEILING_MIB);
     expect(after - before).toBeLessThan(GROWTH_MIB);
