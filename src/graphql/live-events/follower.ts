@@ -10,7 +10,7 @@ import { tokensStillAllowed } from "../../domain/stream-access.js";
 import { accessLost, EVENT_BATCH, QUIET_RECHECK_MS, type StreamMember, type StreamReader } from "./stream-reader.js";
 
 /** Events handed out but not yet taken by the client, past which a subscriber leaves the reader. */
-const MAX_QUEUED_EVENTS = 500;
+export const MAX_QUEUED_EVENTS = 500;
 
 export interface Subscriber {
   /** The stored hash of the token it subscribed with. */

@@ -7,6 +7,7 @@
 // A subscriber joins only once it has caught up on its own to at least where the reader is
 // (follower.ts), so everything the reader hands out afterwards is new to it or already seen (it
 // skips those): nothing is missed, nothing is delivered twice, order is id order.
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Db } from "../../db/client.js";
 import type { ChangeEvent } from "../../db/generated/sqlite/client.js";
 import { DomainError } from "../../domain/errors.js";
@@ -16,9 +17,12 @@ import { tokensStillAllowed } from "../../domain/stream-access.js";
 /** Events read per query. */
 export const EVENT_BATCH = 100;
 /** A notice can be lost (a listening connection that dropped and has not noticed): read anyway this often. */
-const SAFETY_READ_MS = 5_000;
+export const SAFETY_READ_MS = 5_000;
 /** A quiet stream checks access again this often, so an expired token ends it without an event to deliver. */
 export const QUIET_RECHECK_MS = 60_000;
+
+/** Subscriptions handed a page of events between two turns of the event loop. */
+const HAND_OUT_SLICE = 50;
 
 /** A live subscription as its stream's reader sees it. */
 export interface StreamMember {
@@ -134,7 +138,7 @@ export class StreamReader {
         const newest = page.events.at(-1);
         if (newest && (this.cursor === undefined || this.cursor === null || newest.id > this.cursor)) {
           this.cursor = newest.id;
-          for (const member of [...this.live]) member.receive(page.events);
+          await this.handOut(page.events);
         }
         if (page.hasMore) this.readAgain = true;
       } while (this.readAgain && this.live.size > 0);
@@ -142,6 +146,20 @@ export class StreamReader {
       for (const member of [...this.live]) this.endLive(member, error);
     } finally {
       this.reading = false;
+    }
+  }
+
+  /**
+   * Hands `events` to the live subscriptions a slice at a time, letting the event loop serve other
+   * requests between slices: each delivery runs its subscriber's GraphQL execution and socket write
+   * at once, so a thousand in one go would hold every other request back until the last.
+   * Subscriptions that join meanwhile have these events already (they caught up to the cursor).
+   */
+  private async handOut(events: readonly ChangeEvent[]): Promise<void> {
+    const members = [...this.live];
+    for (let start = 0; start < members.length; start += HAND_OUT_SLICE) {
+      if (start > 0) await yieldToEventLoop();
+      for (const member of members.slice(start, start + HAND_OUT_SLICE)) member.receive(events);
     }
   }
 
