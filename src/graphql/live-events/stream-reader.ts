@@ -134,7 +134,15 @@ export class StreamReader {
       do {
         this.readAgain = false;
         const page = await readEvents(this.db, this.stream, { after: this.cursor, limit: EVENT_BATCH });
-        if (page.events.length > 0 || this.recheckDue || Date.now() - this.checkedAt >= QUIET_RECHECK_MS) await this.checkAccess();
+        if (page.events.length > 0 || this.recheckDue || Date.now() - this.checkedAt >= QUIET_RECHECK_MS) {
+          // Until every live subscription is checked, those that joined during a check included;
+          // from the last check to the hand-out's first slice nothing awaits, so none joins unchecked.
+          const checked = new Set<StreamMember>();
+          for (let unchecked = [...this.live]; unchecked.length > 0; unchecked = [...this.live].filter((member) => !checked.has(member))) {
+            await this.checkAccess(unchecked);
+            for (const member of unchecked) checked.add(member);
+          }
+        }
         const newest = page.events.at(-1);
         if (newest && (this.cursor === undefined || this.cursor === null || newest.id > this.cursor)) {
           this.cursor = newest.id;
@@ -154,6 +162,7 @@ export class StreamReader {
    * requests between slices: each delivery runs its subscriber's GraphQL execution and socket write
    * at once, so a thousand in one go would hold every other request back until the last.
    * Subscriptions that join meanwhile have these events already (they caught up to the cursor).
+   * Call it in the same tick as the access check's end.
    */
   private async handOut(events: readonly ChangeEvent[]): Promise<void> {
     const members = [...this.live];
@@ -163,15 +172,11 @@ export class StreamReader {
     }
   }
 
-  /**
-   * Ends the live subscriptions whose token or account lost access. Subscriptions that join while
-   * this runs are not part of it: they were checked when they subscribed or caught up, moments ago.
-   */
-  private async checkAccess(): Promise<void> {
+  /** Ends those of `members` whose token or account lost access. */
+  private async checkAccess(members: StreamMember[]): Promise<void> {
     // Cleared first: a revocation noticed while this runs asks for another check.
     this.recheckDue = false;
     const checkedAt = Date.now();
-    const members = [...this.live];
     const allowed = await tokensStillAllowed(this.db, this.stream, [...new Set(members.map((member) => member.secretHash))]);
     this.checkedAt = checkedAt;
     for (const member of members) if (!allowed.has(member.secretHash)) this.endLive(member, accessLost(this.stream));
