@@ -15,7 +15,7 @@ export class SubscriptionSlots {
     const holding = this.heldByToken.get(secretHash) ?? 0;
     if (holding >= this.perToken) {
       throw limitExceeded(
-        `this API token already has ${this.perToken} open subscriptions, the most one token may hold at once; close one, or subscribe with another token`,
+        `this API token already holds ${this.perToken} open subscription${this.perToken === 1 ? "" : "s"}, the most one token may hold at once; close one, or subscribe with another token`,
       );
     }
     this.heldByToken.set(secretHash, holding + 1);

@@ -169,7 +169,7 @@ describeEachDatabase("open subscriptions per API token", (provider) => {
       const refusal = await refused.next();
       expect(refusal.event).toBe("next");
       expect(refusal.data.errors).toEqual([
-        expect.objectContaining({ message: expect.stringContaining("3 open subscriptions"), extensions: { code: "LIMIT_EXCEEDED", http: { status: 422 } } }),
+        expect.objectContaining({ message: expect.stringContaining("already holds 3 open subscriptions"), extensions: { code: "LIMIT_EXCEEDED", http: { status: 422 } } }),
       ]);
       expect((await refused.next()).event).toBe("complete");
       refused.close();
