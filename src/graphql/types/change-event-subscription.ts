@@ -1,11 +1,10 @@
 // Subscription.environmentEvents: an environment's change events, live, over Server-Sent Events
-// (Yoga's transport). Delivery is shared by every subscriber of the environment in this process
-// (src/graphql/live-events/): one read per change feed notice (src/db/change-feed.ts), one access
-// check for all subscribers before each delivery. A resumed stream (`after`) continues without a
-// gap, every event is delivered once, in id (= commit) order, from whichever replica committed it.
-// Access is checked at subscribe time and again before each delivery, on every token revocation
-// of the subscriber's account and at least once a minute; a subscriber who lost it gets an error
-// and the stream ends.
+// (Yoga's transport), served by src/graphql/live-events/: the subscribers of an environment in this
+// process share one read per change feed notice (src/db/change-feed.ts). A resumed stream (`after`)
+// continues without a gap, every event is delivered once, in id (= commit) order, from whichever
+// replica committed it. Access is checked at subscribe time and again before each delivery (once
+// for all subscribers), on every token revocation of the subscriber's account and at least once a
+// minute; a subscriber who lost it gets an error and the stream ends.
 import { invalidRequest, unauthorized } from "../../domain/errors.js";
 import { newestEventId } from "../../domain/events.js";
 import { environmentAccess } from "../../domain/permissions/index.js";
