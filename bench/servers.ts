@@ -28,11 +28,11 @@ export const TOOLGATE_ENV = {
 
 const ADMIN_TOKEN = `tg_bench_admin_${"x".repeat(32)}`;
 
-/** `toolgate serve` as the benchmark runs it; `env` adds settings (TOOLGATE_READ_CACHE_MB). */
-export function startToolgate(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
+/** `toolgate serve` as the benchmark runs it; `env` adds settings (TOOLGATE_READ_CACHE_MB); `bin`: another build's command. */
+export function startToolgate(databaseUrl: string, env: Record<string, string> = {}, bin = "bin/toolgate.js"): Promise<RunningServer> {
   return start(
     "toolgate",
-    "bin/toolgate.js",
+    bin,
     ["serve", "--port", "0", "--host", "127.0.0.1"],
     { ...TOOLGATE_ENV, ...env, TOOLGATE_DATABASE_URL: databaseUrl, TOOLGATE_ADMIN_TOKEN: ADMIN_TOKEN },
   );

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { PostgresSettings } from "./db/connection.js";
 import { MAX_TOKEN_CACHE_MS } from "./domain/token-cache.js";
+import { DEFAULT_MAX_SUBSCRIPTIONS_PER_TOKEN } from "./graphql/live-events/subscription-slots.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -64,6 +65,12 @@ const environmentSchema = z.object({
     .transform((list) => list.split(",").map((origin) => origin.trim()).filter((origin) => origin !== ""))
     .pipe(z.array(z.string().refine(isCorsOrigin, "each entry must be * or an origin such as https://app.example.com (scheme, host, optional port; no path)")))
     .default([]),
+  TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .max(1_000_000)
+    .default(DEFAULT_MAX_SUBSCRIPTIONS_PER_TOKEN),
   TOOLGATE_EVENT_RETENTION_DAYS: z.coerce.number({ error: "must be a number of days" }).int("must be an integer").min(1, "must be at least 1 (unset keeps every event)").optional(),
 });
 
@@ -103,6 +110,8 @@ export interface Config {
   heapGrowthPercent: number;
   /** Change events older than this many days are deleted (hourly); undefined keeps every event. */
   eventRetentionDays: number | undefined;
+  /** Live subscriptions one API token may hold open at once, per process (LIMIT_EXCEEDED past it). */
+  maxSubscriptionsPerToken: number;
   metrics: MetricsConfig;
   /** Origins allowed to call /graphql and /v1 from a browser (`*`: any); empty: no CORS headers. */
   corsOrigins: readonly string[];
@@ -164,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     readCacheBytes: Math.round(values.TOOLGATE_READ_CACHE_MB * 1024 * 1024),
     heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
     eventRetentionDays: values.TOOLGATE_EVENT_RETENTION_DAYS,
+    maxSubscriptionsPerToken: values.TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN,
     metrics: { token: values.TOOLGATE_METRICS_TOKEN, port: values.TOOLGATE_METRICS_PORT },
     corsOrigins: values.TOOLGATE_CORS_ORIGINS,
     ...overrides,

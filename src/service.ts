@@ -10,6 +10,7 @@ import { startChangeFeed } from "./db/change-feed.js";
 import { startEventRetention } from "./domain/event-retention.js";
 import { bootstrapAdmin } from "./domain/accounts.js";
 import { buildSchema } from "./graphql/schema.js";
+import { startLiveEvents } from "./graphql/live-events/live-events.js";
 import { createApp } from "./http/app.js";
 import { createLogger } from "./http/logger.js";
 import { REST_ROUTES } from "./http/rest/routes.js";
@@ -57,7 +58,8 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     await db.$disconnect().catch(() => {});
     throw asStartupError(config.databaseUrl, error);
   });
-  metrics.watchLiveSubscriptions(() => changeFeed.subscribers());
+  const liveEvents = startLiveEvents(db, changeFeed, { maxSubscriptionsPerToken: config.maxSubscriptionsPerToken });
+  metrics.watchLiveSubscriptions(() => liveEvents.open());
   const stopEventRetention = startEventRetention(db, config.eventRetentionDays, logger);
   const seeded = (await hooks.afterBootstrap?.(db, logger)) ?? {};
   let ready = true;

@@ -70,3 +70,12 @@ describe("operability settings", () => {
     }
   });
 });
+
+describe("live subscription settings", () => {
+  it("cap open subscriptions at 100 per token unless told otherwise, and refuse a cap below 1", () => {
+    expect(loadConfig({}).maxSubscriptionsPerToken).toBe(100);
+    expect(loadConfig({ TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN: "250" }).maxSubscriptionsPerToken).toBe(250);
+    expect(() => loadConfig({ TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN: "0" })).toThrow(/TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN: must be at least 1/);
+    expect(() => loadConfig({ TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN: "many" })).toThrow(/TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN: must be a number/);
+  });
+});

@@ -2,9 +2,9 @@
 // PostgreSQL: the appending transaction runs NOTIFY on CHANGE_CHANNEL (delivered only on commit, to
 // every connection listening), and each replica keeps one dedicated connection that LISTENs.
 // SQLite: one process owns the file, so commits are announced in process.
-// A notice only says "read the table": subscribers read events from the table after the last id
-// they delivered, so a notice lost while the listening connection was down costs nothing but
-// latency (a reconnect announces "resync", and subscribers read again).
+// A notice only says "read the table": each stream's reader reads events from the table after the
+// last id it handed out, so a notice lost while the listening connection was down costs nothing but
+// latency (a reconnect announces "resync", and every reader reads again).
 import { EventEmitter } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
@@ -27,9 +27,8 @@ export interface ChangeNotice {
 export type FeedSignal = ChangeNotice | "resync" | "closed";
 
 export interface ChangeFeed {
+  /** One listener per database in a process: the live events' router (src/graphql/live-events/live-events.ts). */
   subscribe(listener: (signal: FeedSignal) => void): () => void;
-  /** Listeners subscribed now: one per open live subscription (what /metrics reports). */
-  subscribers(): number;
   close(): Promise<void>;
 }
 
@@ -69,16 +68,14 @@ function broadcaster() {
       emitter.on("signal", listener);
       return () => void emitter.off("signal", listener);
     },
-    subscribers: () => emitter.listenerCount("signal"),
   };
 }
 
 function inProcessFeed(): ChangeFeed {
-  const { emit, subscribe, subscribers } = broadcaster();
+  const { emit, subscribe } = broadcaster();
   inProcess.on("notice", emit);
   return {
     subscribe,
-    subscribers,
     close: async () => {
       inProcess.off("notice", emit);
       emit("closed");
@@ -87,7 +84,7 @@ function inProcessFeed(): ChangeFeed {
 }
 
 async function postgresFeed(databaseUrl: string, logger: Logger): Promise<ChangeFeed> {
-  const { emit, subscribe, subscribers } = broadcaster();
+  const { emit, subscribe } = broadcaster();
   let closed = false;
   let client: pg.Client | undefined;
   let reconnecting = false;
@@ -134,7 +131,6 @@ async function postgresFeed(databaseUrl: string, logger: Logger): Promise<Change
   client = await connect();
   return {
     subscribe,
-    subscribers,
     close: async () => {
       closed = true;
       emit("closed");

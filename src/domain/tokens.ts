@@ -32,13 +32,26 @@ export const tokenLookupIn =
   (secretHash) =>
     db.apiToken.findUnique({ where: { secretHash }, select: { id: true, revokedAt: true, expiresAt: true, account: true } });
 
+/** The stored hash of the bearer token an Authorization header carries, or null when it carries none. */
+export function bearerSecretHash(authorization: string | null): string | null {
+  const match = authorization ? BEARER.exec(authorization.trim()) : null;
+  return match ? hashSecret(match[1]!) : null;
+}
+
+/** Why a stored token no longer authenticates, or null while it does. */
+export function tokenRejection(token: Pick<StoredToken, "revokedAt" | "expiresAt">, now: Date): string | null {
+  if (token.revokedAt) return "API token has been revoked";
+  if (token.expiresAt && token.expiresAt <= now) return "API token has expired";
+  return null;
+}
+
 export async function authenticate(lookup: TokenLookup, authorization: string | null, now = new Date()): Promise<Authentication> {
   if (authorization === null || authorization === "") return { kind: "anonymous" };
-  const match = BEARER.exec(authorization.trim());
-  if (!match) return { kind: "rejected", reason: "malformed Authorization header: expected Bearer <token>" };
-  const token = await lookup(hashSecret(match[1]!));
+  const secretHash = bearerSecretHash(authorization);
+  if (!secretHash) return { kind: "rejected", reason: "malformed Authorization header: expected Bearer <token>" };
+  const token = await lookup(secretHash);
   if (!token) return { kind: "rejected", reason: "unknown API token" };
-  if (token.revokedAt) return { kind: "rejected", reason: "API token has been revoked" };
-  if (token.expiresAt && token.expiresAt <= now) return { kind: "rejected", reason: "API token has expired" };
+  const rejection = tokenRejection(token, now);
+  if (rejection) return { kind: "rejected", reason: rejection };
   return { kind: "authenticated", actor: token.account };
 }

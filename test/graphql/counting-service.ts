@@ -1,5 +1,6 @@
 // A real toolgate (same schema, routes and HTTP stack as startService) whose database reports every
 // SQL statement it sends, so tests can prove that nested reads cost a constant number of queries.
+import { startChangeFeed } from "../../src/db/change-feed.js";
 import { openDatabase } from "../../src/db/client.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
 import { bootstrapAdmin } from "../../src/domain/accounts.js";
@@ -15,16 +16,19 @@ export interface CountingService extends TestService {
   countQueries(work: () => Promise<unknown>): Promise<{ count: number; statements: string[] }>;
 }
 
-export async function startCountingService(provider: DatabaseProvider): Promise<CountingService> {
+/** `changeFeed`: listen for committed events as the service does (on PostgreSQL, LISTEN on a connection of its own), for live subscriptions. */
+export async function startCountingService(provider: DatabaseProvider, options: { changeFeed?: boolean } = {}): Promise<CountingService> {
   const scratch = await createMigratedDatabase(provider);
   let statements: string[] | undefined;
   const db = await openDatabase(scratch.url, { onQuery: (sql) => statements?.push(sql) });
   const adminToken = `tg_test_admin_${Math.random().toString(36).slice(2)}_${"x".repeat(24)}`;
   await bootstrapAdmin(db, adminToken);
   const logger = createLogger("silent");
+  const feed = options.changeFeed ? await startChangeFeed(db, scratch.url, logger) : undefined;
   const app = createApp({ db, schema: buildSchema(), routes: REST_ROUTES, logger, introspection: true, isReady: () => true });
   const server = await listen(app, 0, "127.0.0.1");
   const stop = async () => {
+    await feed?.close();
     await server.close();
     await db.$disconnect();
   };

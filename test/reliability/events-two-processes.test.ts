@@ -1,7 +1,9 @@
 // Two toolgate processes on one PostgreSQL database: events committed through either reach the
-// live subscribers of both (LISTEN/NOTIFY), every one, once, in commit order, under concurrent writes.
+// live subscribers of both (LISTEN/NOTIFY), every one, once, in commit order, under concurrent writes;
+// a token revoked through one ends its live subscriptions on the other.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolRelease } from "../../src/db/generated/sqlite/client.js";
+import { issueToken } from "../../src/domain/accounts.js";
 import { ENVIRONMENT_EVENTS, nextEvents } from "../api/events/support.js";
 import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
 import { client, type Client } from "../helpers/http.js";
@@ -75,5 +77,18 @@ const EVENTS_PER_CYCLE = 4;
     console.log(`change event, write through one process → subscriber of the other: ${latencies.join(", ")} ms (request included)`);
     here.close();
     there.close();
+  });
+
+  it("a token revoked through one process ends its subscriptions on the other, without an event of their environment", async () => {
+    const { token, secret } = await issueToken(service.db, "system", { accountId: world.viewer.account.id, name: "replica subscriber" });
+    const streams = await Promise.all([0, 1, 2].map(() => subscribeOverSse(replica.url, secret, ENVIRONMENT_EVENTS, { environmentId: world.environment.id })));
+    expect(streams.map((stream) => stream.status)).toEqual([200, 200, 200]);
+    const revoked = await world.admin.graphql(`mutation ($id: UUID!) { revokeApiToken(id: $id) { revokedAt } }`, { id: token.id });
+    expect(revoked.body.errors).toBeUndefined();
+    for (const stream of streams) {
+      const frame = await stream.next();
+      expect(frame.data.errors[0].extensions.code).toBe("AUTH_UNAUTHORIZED");
+      expect((await stream.next()).event).toBe("complete");
+    }
   });
 });

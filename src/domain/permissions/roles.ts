@@ -6,7 +6,7 @@ import type { Environment, EnvironmentShare } from "../../db/generated/sqlite/cl
 import type { Actor } from "../actor.js";
 import { forbidden } from "../errors.js";
 import { accountNotFound, environmentNotFound } from "./not-found.js";
-import { acceptedSharesOf } from "./visibility.js";
+import { acceptedSharesOf, acceptedSharesOfAny } from "./visibility.js";
 
 export type EnvironmentRole = "owner" | "deployer" | "viewer";
 
@@ -41,6 +41,16 @@ export async function environmentAccess(db: Db, actor: Actor, environmentId: str
   const role = environment ? roleIn(actor, environment) : undefined;
   if (!environment || !role) throw environmentNotFound(environmentId);
   return { environment, role };
+}
+
+/** The ids of those of `actors` who may see the environment: one lookup of it (with those accounts' shares), however many they are. */
+export async function actorsWhoSeeEnvironment(db: Db, actors: readonly Actor[], environmentId: string): Promise<Set<string>> {
+  const environment = await db.environment.findUnique({
+    where: { id: environmentId },
+    select: { id: true, ownerAccountId: true, shares: { where: acceptedSharesOfAny(actors.map((actor) => actor.id)) } },
+  });
+  if (!environment) return new Set();
+  return new Set(actors.filter((actor) => roleIn(actor, environment) !== undefined).map((actor) => actor.id));
 }
 
 export function requireDeployer(access: EnvironmentAccess): void {

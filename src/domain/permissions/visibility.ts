@@ -13,6 +13,11 @@ export function acceptedSharesOf(accountId: string): Prisma.EnvironmentShareWher
   return { accountId, acceptedAt: { not: null } };
 }
 
+/** The accepted shares of any of the accounts. */
+export function acceptedSharesOfAny(accountIds: readonly string[]): Prisma.EnvironmentShareWhereInput {
+  return { accountId: { in: [...accountIds] }, acceptedAt: { not: null } };
+}
+
 /** Environments the actor owns or was shared and accepted (administrators: all). */
 export function visibleEnvironmentsWhere(actor: Actor): Prisma.EnvironmentWhereInput {
   if (actor.admin) return {};

@@ -31,6 +31,14 @@ const EVENT_TYPE_DESCRIPTIONS: Record<ChangeEventTypeWord, string> = {
 
 export const ChangeEventTypeEnum = enumOfSpecWords("ChangeEventType", "What a change event records.", EVENT_TYPE_DESCRIPTIONS);
 
+/** Parsed once per row: a live event's row is shared by all of its subscribers (src/graphql/live-events/). */
+const parsedStates = new WeakMap<ChangeEvent, unknown>();
+
+function parsedState(event: ChangeEvent): unknown {
+  if (!parsedStates.has(event)) parsedStates.set(event, JSON.parse(event.state));
+  return parsedStates.get(event);
+}
+
 export const ChangeEventObject = builder.prismaNode("ChangeEvent", {
   description:
     "One state transition, recorded in the transaction that made it. Never changed or removed through the API. " +
@@ -48,7 +56,7 @@ export const ChangeEventObject = builder.prismaNode("ChangeEvent", {
     state: t.field({
       type: "JSON",
       description: "The resource after the change, as its row: a grant, release (without its definition), environment, share, account or token (without its secret).",
-      resolve: (event) => JSON.parse(event.state) as unknown,
+      resolve: parsedState,
     }),
   }),
 });
