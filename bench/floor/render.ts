@@ -20,13 +20,21 @@ export function grantViewPieces(row: GrantViewRow): string[] {
   ];
 }
 
+/** Toolgate's first page when `limit` is absent (src/http/rest/paging.ts). */
+const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * The grant list's first page. The benchmark's environments hold at most one page, so the floor
+ * never writes a cursor (toolgate's are opaque); a larger list is refused rather than misrendered.
+ */
 export function grantViewListPieces(rows: GrantViewRow[]): string[] {
+  if (rows.length > DEFAULT_PAGE_SIZE) throw new Error(`the floor renders one page: ${rows.length} grants are more than ${DEFAULT_PAGE_SIZE}`);
   const pieces = ['{"values":['];
   rows.forEach((row, index) => {
     if (index > 0) pieces.push(",");
     pieces.push(...grantViewPieces(row));
   });
-  pieces.push("]}");
+  pieces.push('],"nextCursor":null}');
   return pieces;
 }
 
