@@ -33,16 +33,8 @@ export async function createDatabaseIfMissing(databaseUrl: string, settings: Pos
     createMissingFolders(path.dirname(sqliteFilePath(databaseUrl)));
     return undefined;
   }
-  const target = new pg.Client(clientConfig(databaseUrl, settings));
-  target.on("error", () => {});
-  try {
-    await target.connect();
-    return undefined;
-  } catch (error) {
-    if (sqlState(error) !== MISSING_DATABASE) throw error;
-  } finally {
-    await target.end().catch(() => {});
-  }
+  const target = await connectsUnlessMissing(databaseUrl, settings);
+  if (target === "exists") return undefined;
   const { database, user, host, port } = target;
   const where = `${host}:${port}`;
   try {
@@ -84,16 +76,29 @@ function createMissingFolders(folder: string): void {
 export async function requireExistingDatabase(databaseUrl: string, settings: PostgresSettings): Promise<void> {
   const where = redactDatabaseUrl(databaseUrl);
   if (providerOf(databaseUrl) === "sqlite") {
-    if (!existsSync(sqliteFilePath(databaseUrl))) throw new DatabaseCreationError(`database ${where} does not exist (${sqliteFilePath(databaseUrl)}); check the URL, or create it with \`toolgate migrate\``);
+    const file = sqliteFilePath(databaseUrl);
+    if (!existsSync(file)) throw new DatabaseCreationError(`database ${where} does not exist (${file}); check the URL, or create it with \`toolgate migrate\``);
     return;
   }
+  if ((await connectsUnlessMissing(databaseUrl, settings)) !== "exists") {
+    throw new DatabaseCreationError(`database ${where} does not exist; check the URL, or create it with \`toolgate migrate\``);
+  }
+}
+
+/**
+ * "exists" when a connection to the database succeeds; the (closed) client, which names the
+ * database, its role and server, when the server reports the database missing. Any other failure
+ * to connect is rethrown as it came.
+ */
+async function connectsUnlessMissing(databaseUrl: string, settings: PostgresSettings): Promise<"exists" | pg.Client> {
   const target = new pg.Client(clientConfig(databaseUrl, settings));
   target.on("error", () => {});
   try {
     await target.connect();
+    return "exists";
   } catch (error) {
-    if (sqlState(error) === MISSING_DATABASE) throw new DatabaseCreationError(`database ${where} does not exist; check the URL, or create it with \`toolgate migrate\``, { cause: error });
-    throw error;
+    if (sqlState(error) !== MISSING_DATABASE) throw error;
+    return target;
   } finally {
     await target.end().catch(() => {});
   }

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
-import { createAdapterFactory, createMigrationAdapter, providerOf, sqliteFilePath, type PostgresSettings } from "./connection.js";
+import { createMigrationAdapter, providerOf, sqliteFilePath, type PostgresSettings } from "./connection.js";
 import { applyPostgresMigrations } from "./postgres-migrations.js";
 import { applySqliteMigrations } from "./sqlite-migrations.js";
 import { redactDatabaseUrl } from "./redact.js";
@@ -39,29 +39,6 @@ export function listMigrations(provider: DatabaseProvider): MigrationList {
 
 function schemaFile(provider: DatabaseProvider) {
   return { path: path.join(projectRoot, "prisma", "schema.prisma"), content: schemaFor(provider) };
-}
-
-/**
- * Names of the committed migrations the database has not recorded as applied. Read with a plain
- * connection: the schema engine takes an exclusive lock on SQLite files, which fails while a server
- * has the file open, so `toolgate` admin commands must not start it when nothing is pending.
- */
-export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
-  const committed = listMigrations(providerOf(databaseUrl)).migrationDirectories.map((directory) => directory.path);
-  const connection = await createAdapterFactory(databaseUrl).connect();
-  try {
-    const result = await connection.queryRaw({
-      sql: 'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-      args: [],
-      argTypes: [],
-    });
-    const applied = new Set(result.rows.map((row) => String(row[0])));
-    return committed.filter((name) => !applied.has(name));
-  } catch {
-    return committed; // no migrations table yet: a new database
-  } finally {
-    await connection.dispose();
-  }
 }
 
 /**

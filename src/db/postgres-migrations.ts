@@ -4,8 +4,8 @@
 //   transactional), so a process killed mid-migration leaves nothing half-applied or "failed";
 // - a session advisory lock serialises replicas that start together: one applies, the others wait
 //   and then find nothing pending.
-// Rows use Prisma's format (checksum = sha256 hex of the file), so the schema engine, `prisma migrate`
-// and `pendingMigrations` read them as their own.
+// Rows use Prisma's format (checksum = sha256 hex of the file), so the schema engine and `prisma migrate`
+// read them as their own.
 import { createHash, randomUUID } from "node:crypto";
 import pg from "pg";
 import { DEFAULT_POSTGRES_SETTINGS, postgresClientConfig, type PostgresSettings } from "./connection.js";

@@ -5,7 +5,7 @@
 // BEGIN IMMEDIATE takes the file's write lock, so processes that start together apply each
 // migration once: the others wait, then find it recorded.
 // Rows use Prisma's format (checksum = sha256 hex of the file, RFC 3339 times), so the schema
-// engine, `prisma migrate` and `pendingMigrations` read them as their own.
+// engine, and `prisma migrate` read them as their own.
 import { createHash, randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import { MigrationFailedError, type CommittedMigration } from "./postgres-migrations.js";

@@ -5,7 +5,7 @@ import { invalidRequest } from "../../../domain/errors.js";
 import { CHANGE_EVENT_TYPES } from "../../../domain/events.js";
 import { specWordOf } from "../enum-words.js";
 import { graphql, type ResultOf } from "../graphql.js";
-import { limitOf, limitParameter } from "../paging.js";
+import { limitOf, limitParameter, pageBody } from "../paging.js";
 import { present, restRoute, type RestContract, type RestInput, type RestRoute } from "../route.js";
 import { ChangeEventList, type RestChangeEvent } from "../views.js";
 
@@ -47,16 +47,6 @@ function pageOf({ query, params }: RestInput, pathParam: string): { limit: numbe
   return { limit, after };
 }
 
-interface EventPage {
-  edges: { node: ChangeEventView }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
-}
-
-/** `{values, nextCursor}` as the paged grant list answers; nextCursor is the last event's id while more follow. */
-function pageBody({ edges, pageInfo }: EventPage): z.infer<typeof ChangeEventList> {
-  return { values: edges.map((edge) => toRestEvent(edge.node)), nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null };
-}
-
 const pageQuery: RestContract["query"] = {
   after: { schema: z.guid(), description: "An event id; the page starts after it (the last event you handled). Without it, at the oldest event." },
   limit: limitParameter(EVENT_PAGE_SIZE),
@@ -87,7 +77,7 @@ export const EVENT_ROUTES: RestRoute[] = [
       }
     `, [CHANGE_EVENT_VIEW]),
     variables: (input) => ({ environmentId: input.params.environmentId, ...pageOf(input, "environmentId") }),
-    respond: (data) => pageBody(present(data.environment, "environment").events),
+    respond: (data) => pageBody(present(data.environment, "environment").events, toRestEvent),
   }),
   restRoute({
     name: "list account events",
@@ -105,6 +95,6 @@ export const EVENT_ROUTES: RestRoute[] = [
       }
     `, [CHANGE_EVENT_VIEW]),
     variables: (input) => ({ accountId: input.params.accountId, ...pageOf(input, "accountId") }),
-    respond: (data) => pageBody(present(data.account, "account").events),
+    respond: (data) => pageBody(present(data.account, "account").events, toRestEvent),
   }),
 ];
