@@ -1,15 +1,14 @@
-// The database's data version: which committed state a read saw. Every state transition appends a
-// change event in its own transaction, and event ids are issued in commit order (src/domain/events.ts),
-// so the newest event id changes exactly when a change is committed, through any replica or process
-// (the CLI on a SQLite file included). Retention deletes the oldest events, so the oldest id is part
-// of the version too: a page of events that lost some is not the same state.
+// Which committed state an account's reads saw: the heads of its stream and of the system's
+// (src/domain/event-streams.ts). A writer moves the head of every account whose reads its change may
+// alter, in the change's own transaction, through any replica or process (the CLI on a SQLite file
+// included), so an account's version changes exactly when an answer kept for it may be stale, and
+// stays put while other tenants write.
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 
-/** Reads the current data version; one small statement on the client's own connection or pool. */
-export type DataVersionReader = () => Promise<string>;
+/** Reads the data version an account's reads see (null: a reader with no account); one small statement. */
+export type DataVersionReader = (accountId: string | null) => Promise<string>;
 
-// Both aggregates are answered from the primary key's index, on SQLite and PostgreSQL alike.
-const VERSION_SQL = `SELECT (SELECT MAX("id") FROM "ChangeEvent") AS "newest", (SELECT MIN("id") FROM "ChangeEvent") AS "oldest"`;
+const SYSTEM_HEAD_SQL = `SELECT "head" FROM "StreamHead" WHERE "stream" = '*'`;
 
 /**
  * Wraps a factory so that the adapter Prisma connects through also answers `read`. The statement
@@ -20,11 +19,17 @@ export function withDataVersion<F extends SqlDriverAdapterFactory>(factory: F): 
   let connected: SqlDriverAdapter | undefined;
   const connect = factory.connect.bind(factory);
   factory.connect = async () => (connected = await connect());
-  const read: DataVersionReader = async () => {
+  const parameter = factory.provider === "postgres" ? "$1::text" : "?";
+  const accountHeadSql = `SELECT (${SYSTEM_HEAD_SQL}) AS "system", (SELECT "head" FROM "StreamHead" WHERE "stream" = 'account:' || ${parameter}) AS "account"`;
+  const read: DataVersionReader = async (accountId) => {
     if (!connected) throw new Error("data version: the database is not connected");
-    const { rows } = await connected.queryRaw({ sql: VERSION_SQL, args: [], argTypes: [] });
-    const [newest, oldest] = rows[0] ?? [];
-    return `${String(newest ?? "")}/${String(oldest ?? "")}`;
+    const { rows } = await connected.queryRaw(
+      accountId === null
+        ? { sql: SYSTEM_HEAD_SQL, args: [], argTypes: [] }
+        : { sql: accountHeadSql, args: [accountId], argTypes: [{ scalarType: "string", arity: "scalar" }] },
+    );
+    const [system, account] = rows[0] ?? [];
+    return `${String(system ?? "")}/${String(account ?? "")}`;
   };
   return { factory, read };
 }

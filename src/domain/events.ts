@@ -1,20 +1,13 @@
 // Change events (outbox): every state transition appends one event in the transaction that makes
 // the change, so an event exists exactly when its change was committed. Events are only appended
-// and read; nothing in the API updates or deletes them.
-//
-// Ids are UUID v7 taken under one lock (PostgreSQL: an advisory lock held until commit; SQLite:
-// transactions are serial already) and always greater than the last committed id, so id order is
-// commit order: a reader that pages with `after` (or a live subscriber) never skips an event that
-// commits late. Clock skew between replicas cannot break this: an id is never issued below the last.
-import { UUID, uuidv7obj } from "uuidv7";
+// and read; nothing in the API updates or deletes them. The transaction writes its events as its
+// last step (event-streams.ts), under the locks of the streams they belong to: within one
+// environment's or one account's events, id order is commit order, so a reader that pages with
+// `after` (or a live subscriber) never skips an event that commits late.
 import type { Db } from "../db/client.js";
-import { afterCommit } from "../db/after-commit.js";
-import { announceInProcess, CHANGE_CHANNEL, type ChangeNotice } from "../db/change-feed.js";
-import { providerOfClient } from "../db/client.js";
 import type { ApiToken, ChangeEvent, EnvironmentShare, Grant, ToolRelease, Environment, Account } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
-import { takeLocks } from "./write-transaction.js";
-import { visibleEnvironmentsWhere } from "./permissions/index.js";
+import { bufferEvent, touchSystemStream } from "./event-streams.js";
 
 export const CHANGE_EVENT_TYPES = [
   "release-published",
@@ -35,8 +28,6 @@ export const CHANGE_EVENT_TYPES = [
   "api-token-revoked",
 ] as const;
 export type ChangeEventType = (typeof CHANGE_EVENT_TYPES)[number];
-
-const EVENT_LOCK = "change-events";
 
 /** The resource after the change, as stored in `state`. Secrets and definitions are left out. */
 export type EventSubject =
@@ -60,46 +51,22 @@ export interface NewChangeEvent {
 }
 
 /** Appends one event; call it inside the change's write transaction, after the change. */
-export async function appendEvent(tx: Db, event: NewChangeEvent): Promise<ChangeEvent> {
+export function appendEvent(tx: Db, event: NewChangeEvent): void {
   const scope = scopeOf(event);
-  const postgres = providerOfClient(tx) === "postgresql";
-  await takeLocks(tx, [EVENT_LOCK]);
-  const id = await nextEventId(tx);
-  const created = await tx.changeEvent.create({
-    data: {
-      id,
-      type: event.type,
-      occurredAt: new Date(),
-      actorAccountId: event.actor === "system" ? null : event.actor.id,
-      environmentId: scope.environmentId,
-      releaseId: scope.releaseId,
-      accountId: scope.accountId,
-      state: JSON.stringify(stateOf(event.subject)),
-    },
+  bufferEvent(tx, {
+    type: event.type,
+    occurredAt: new Date(),
+    actorAccountId: event.actor === "system" ? null : event.actor.id,
+    bySystem: event.actor === "system",
+    ...scope,
+    state: JSON.stringify(stateOf(event.subject)),
   });
-  const notice: ChangeNotice = { id, type: event.type, environmentId: created.environmentId, accountId: created.accountId };
-  // NOTIFY is transactional: it is delivered, to every replica, only if the transaction commits.
-  if (postgres) await tx.$executeRaw`SELECT pg_notify(${CHANGE_CHANNEL}, ${JSON.stringify(notice)})`;
-  else afterCommit(tx, () => announceInProcess(notice));
-  return created;
 }
 
 /** `row` after appending the event it makes: `return recorded(tx, await tx.grant.update(...), (grant) => ({...}))`. */
-export async function recorded<Row>(tx: Db, row: Row, event: (row: Row) => NewChangeEvent): Promise<Row> {
-  await appendEvent(tx, event(row));
+export function recorded<Row>(tx: Db, row: Row, event: (row: Row) => NewChangeEvent): Row {
+  appendEvent(tx, event(row));
   return row;
-}
-
-/** A fresh UUID v7, or the next one after the newest committed id when the clock says otherwise. */
-async function nextEventId(tx: Db): Promise<string> {
-  const fresh = uuidv7obj();
-  const newest = await tx.changeEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
-  if (!newest || fresh.toString() > newest.id) return fresh.toString();
-  // One millisecond after the newest, the rest of the fresh id kept: still a valid, and greater, UUID v7.
-  const millis = UUID.parse(newest.id).bytes.slice(0, 6).reduce((value, byte) => value * 256 + byte, 0) + 1;
-  const bytes = Uint8Array.from(fresh.bytes);
-  for (let index = 5, rest = millis; index >= 0; index -= 1, rest = Math.floor(rest / 256)) bytes[index] = rest % 256;
-  return UUID.ofInner(bytes).toString();
 }
 
 function scopeOf(event: NewChangeEvent): { environmentId: string | null; releaseId: string | null; accountId: string } {
@@ -154,6 +121,8 @@ export async function readEvents(db: Db, stream: EventStream, options: { after?:
 /** Retention: deletes the events that occurred before `cutoff`; returns how many. The only deletion of events. */
 export async function pruneEventsBefore(db: Db, cutoff: Date): Promise<number> {
   const { count } = await db.changeEvent.deleteMany({ where: { occurredAt: { lt: cutoff } } });
+  // Pages of events kept by the read cache may have lost some.
+  if (count > 0) await touchSystemStream(db);
   return count;
 }
 

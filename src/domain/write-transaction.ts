@@ -15,6 +15,7 @@ import { providerOfClient, rememberTransactionClient, type Database, type Db } f
 import { isRetryableConflict } from "../db/conflicts.js";
 import { transactionCommitted } from "../db/after-commit.js";
 import { DomainError } from "./errors.js";
+import { flushEvents, openEventBuffer } from "./event-streams.js";
 
 /**
  * What a write locks: the account or environment whose plan limit it checks (published releases
@@ -59,7 +60,10 @@ export async function writeTransaction<T>(db: Db, locks: readonly string[], work
           transaction = tx;
           rememberTransactionClient(database, tx);
           await takeLocks(tx, locks);
-          return work(tx);
+          openEventBuffer(tx);
+          const result = await work(tx);
+          await flushEvents(tx);
+          return result;
         },
         // `Database` is typed as the SQLite client, whose only level is Serializable.
         { ...TRANSACTION_TIMING, isolationLevel: (provider === "postgresql" ? "ReadCommitted" : "Serializable") as "Serializable" },

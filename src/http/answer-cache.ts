@@ -1,12 +1,14 @@
-// Answers a repeated read with the bytes the pipeline gave it last time, while the database is in
-// the state that answer was computed in. A read is `GET` on /v1, or a /graphql request (GET, or a
-// POST of JSON); its key is everything the handler's answer depends on: method, path and query
+// Answers a repeated read with the bytes the pipeline gave it last time, while what the reader can see
+// is in the state that answer was computed in. A read is `GET` on /v1, or a /graphql request (GET, or
+// a POST of JSON); its key is everything the handler's answer depends on: method, path and query
 // string, body, Accept, Content-Type and who asks (the whole account row authentication found). The
-// data version (src/db/data-version.ts) is read before the handler runs; the answer is kept under it
-// only when the handler executed a query without errors (the executors note that: answerable.ts)
-// and answered 200. A later identical request reads the version again (one small statement instead
-// of the 3–5 a read needs, and no GraphQL execution) and gets the kept bytes only if no change was
-// committed since, through any replica or process.
+// reader's data version (src/db/data-version.ts: its account's head and the system's) is read before
+// the handler runs; the answer is kept under it only when the handler executed a query without
+// errors (the executors note that: answerable.ts) and answered 200. A later identical request reads
+// the version again (one small statement instead of the 3–5 a read needs, and no GraphQL execution)
+// and gets the kept bytes only if nothing it can see changed since, through any replica or process.
+// Other accounts' writes leave its version alone. Administrators see everything, so their reads are
+// never kept.
 import { LRUCache } from "lru-cache";
 import type { DataVersionReader } from "../db/data-version.js";
 import type { Context } from "../graphql/context.js";
@@ -69,10 +71,11 @@ export class AnswerCache {
   async answer(request: Request, context: Context, body: string | undefined, handle: () => Promise<Response> | Response): Promise<Response> {
     const key = this.#answers ? keyOf(request, context, body) : undefined;
     const scope = currentRequestScope();
-    if (!this.#answers || key === undefined || !scope) return this.#uncacheable(handle);
+    const reader = readerOf(context);
+    if (!this.#answers || key === undefined || !scope || reader === "administrator") return this.#uncacheable(handle);
     let version: string;
     try {
-      version = await this.#dataVersion();
+      version = await this.#dataVersion(reader);
     } catch (error) {
       // The database is unreachable: the read would fail the same way (503), after waiting as long
       // again for its own statements, so it fails now.
@@ -155,6 +158,13 @@ function keyOf(request: Request, context: Context, body: string | undefined): st
   const contentType = graphql ? (request.headers.get("content-type") ?? "") : "";
   // HEAD is answered by GET's handler; the representation step drops the body.
   return [READ_METHODS.has(request.method) ? "GET" : request.method, url.pathname + url.search, accept, contentType, viewerKey(context), body ?? ""].join("\u0000");
+}
+
+/** Whose version an answer is kept under: the account's, none for an anonymous or refused request. */
+function readerOf(context: Context): string | null | "administrator" {
+  const { authentication } = context;
+  if (authentication.kind !== "authenticated") return null;
+  return authentication.actor.admin ? "administrator" : authentication.actor.id;
 }
 
 const viewerKeys = new WeakMap<object, string>();
