@@ -19,15 +19,13 @@ export interface PendingEvent {
   type: string;
   occurredAt: Date;
   actorAccountId: string | null;
-  /** The system (CLI, seed, provisioning) changed it: every account's answers may be affected. */
-  bySystem: boolean;
   environmentId: string | null;
   releaseId: string | null;
   accountId: string;
   state: string;
 }
 
-/** The stream of changes made by the system, and of retention: every account depends on it. */
+/** Moved by retention, which deletes events without recording any: every account depends on it. */
 export const SYSTEM_STREAM = "*";
 export const accountStream = (accountId: string) => `account:${accountId}`;
 export const environmentStream = (environmentId: string) => `environment:${environmentId}`;
@@ -56,11 +54,10 @@ export async function flushEvents(tx: Db): Promise<number> {
     streams.add(accountStream(event.accountId));
     if (event.environmentId) streams.add(environmentStream(event.environmentId));
     if (event.actorAccountId) streams.add(accountStream(event.actorAccountId));
-    if (event.bySystem) streams.add(SYSTEM_STREAM);
   }
   for (const account of await audienceOf(tx, sql, events)) streams.add(accountStream(account));
   const ids = await issueIds(tx, sql, [...streams].sort(), events.length);
-  await tx.changeEvent.createMany({ data: events.map(({ bySystem: _bySystem, ...event }, index) => ({ ...event, id: ids[index]! })) });
+  await tx.changeEvent.createMany({ data: events.map((event, index) => ({ ...event, id: ids[index]! })) });
   const notices: ChangeNotice[] = events.map((event, index) => ({ id: ids[index]!, type: event.type, environmentId: event.environmentId, accountId: event.accountId }));
   // NOTIFY is transactional: it is delivered, to every replica, only if the transaction commits.
   if (sql.postgres) await tx.$executeRawUnsafe(`SELECT pg_notify($1, "notice") FROM json_array_elements_text($2::json) AS "notice"`, CHANGE_CHANNEL, JSON.stringify(notices.map((notice) => JSON.stringify(notice))));
@@ -102,11 +99,11 @@ async function audienceOf(tx: Db, sql: Dialect, events: readonly PendingEvent[])
   };
   if (environments.length > 0) {
     parts.push(`SELECT "ownerAccountId" AS "account" FROM "Environment" WHERE "id" IN (${list(environments)})`);
-    parts.push(`SELECT "accountId" FROM "EnvironmentShare" WHERE "environmentId" IN (${list(environments)})`);
+    parts.push(`SELECT "accountId" AS "account" FROM "EnvironmentShare" WHERE "environmentId" IN (${list(environments)})`);
   }
   if (releases.length > 0) {
-    parts.push(`SELECT e."ownerAccountId" FROM "Grant" g JOIN "Environment" e ON e."id" = g."environmentId" WHERE g."releaseId" IN (${list(releases)})`);
-    parts.push(`SELECT s."accountId" FROM "Grant" g JOIN "EnvironmentShare" s ON s."environmentId" = g."environmentId" WHERE g."releaseId" IN (${list(releases)})`);
+    parts.push(`SELECT e."ownerAccountId" AS "account" FROM "Grant" g JOIN "Environment" e ON e."id" = g."environmentId" WHERE g."releaseId" IN (${list(releases)})`);
+    parts.push(`SELECT s."accountId" AS "account" FROM "Grant" g JOIN "EnvironmentShare" s ON s."environmentId" = g."environmentId" WHERE g."releaseId" IN (${list(releases)})`);
   }
   if (parts.length === 0) return [];
   const rows = await tx.$queryRawUnsafe<{ account: string }[]>(parts.join(" UNION "), ...args);

@@ -57,7 +57,6 @@ export function appendEvent(tx: Db, event: NewChangeEvent): void {
     type: event.type,
     occurredAt: new Date(),
     actorAccountId: event.actor === "system" ? null : event.actor.id,
-    bySystem: event.actor === "system",
     ...scope,
     state: JSON.stringify(stateOf(event.subject)),
   });

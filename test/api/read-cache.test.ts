@@ -1,11 +1,13 @@
-// The read cache (src/graphql/read-cache.ts): a repeated query is answered from memory only while
-// no change has been committed since it was computed, through this process or any other; answers
-// depend on who asks; errors are never kept; the memory it takes is bounded.
+// The read cache (src/http/answer-cache.ts): a repeated query is answered from memory only while
+// nothing its reader can see has changed since it was computed, through this process or any other;
+// other accounts' changes leave it alone; answers depend on who asks; errors are never kept; the
+// memory it takes is bounded.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Environment, ToolRelease } from "../../src/db/generated/sqlite/client.js";
 import { pruneEventsBefore } from "../../src/domain/events.js";
 import { createGrant } from "../../src/domain/grants.js";
+import { depublishRelease } from "../../src/domain/releases.js";
 import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
 import { client } from "../helpers/http.js";
 import { scrape, valueOf } from "../helpers/metrics.js";
@@ -151,6 +153,36 @@ describeEachDatabase("read cache", (provider) => {
     expect(after.hit + after.miss - before.hit - before.miss).toBe(20);
     // The first computes it; the others wait for it (a few may come after it was kept: hits too).
     expect(after.miss - before.miss).toBeLessThanOrEqual(2);
+  });
+
+  it("keeps an account's answers while other accounts write, through this process and another", async () => {
+    const { grantId } = await grantOf();
+    const reads = () => [world.viewer.http.get(paths.grants(environment.id)), world.viewer.http.get(paths.grant(grantId)), world.viewer.http.graphql(NESTED, { id: environment.id })];
+    const first = await Promise.all(reads());
+    const other = await world.member();
+    const othersEnvironment = await world.environmentOf(other);
+    const before = await lookups(service);
+    for (const writer of [other.http, client(replica.url, other.token)]) {
+      const release = await world.publish(other, uniqueName("elsewhere"), "1.0.0");
+      expect((await writer.post(paths.grants(othersEnvironment.id), { release: byId(release) })).status).toBe(200);
+      const again = await Promise.all(reads());
+      expect(again.map((answer) => answer.text)).toEqual(first.map((answer) => answer.text));
+    }
+    const after = await lookups(service);
+    expect(after.miss - before.miss).toBe(0);
+    expect(after.hit - before.hit).toBe(6);
+  });
+
+  it("forgets an account's answers when another account changes what it can see: a granted release de-published by its owner", async () => {
+    const release = await world.publish(world.stranger, uniqueName("borrowed"), "1.0.0");
+    const grant = await createGrant(service.db, world.owner.account, environment.id, { release: byId(release) });
+    const list = () => world.viewer.http.get(paths.grants(environment.id));
+    expect(grantIdsOf(await list())).toContain(grant.id);
+    expect(nestedGrantIdsOf(await world.viewer.http.graphql(NESTED, { id: environment.id }))).toContain(grant.id);
+    expect(grantIdsOf(await list())).toContain(grant.id);
+    await depublishRelease(service.db, world.stranger.account, release.id);
+    expect(grantIdsOf(await list())).not.toContain(grant.id);
+    expect(nestedGrantIdsOf(await world.viewer.http.graphql(NESTED, { id: environment.id }))).not.toContain(grant.id);
   });
 
   it("answers each account as itself: a stranger never gets what the owner was answered", async () => {
