@@ -47,6 +47,7 @@ const environmentSchema = z.object({
   TOOLGATE_TRUST_PROXY: booleanFlag.default(false),
   TOOLGATE_DB_CONNECT_TIMEOUT_MS: milliseconds(5000),
   TOOLGATE_DB_STATEMENT_TIMEOUT_MS: milliseconds(15_000),
+  TOOLGATE_DB_PREPARED_STATEMENTS: booleanFlag.default(true),
   TOOLGATE_DB_POOL_SIZE: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(1000).default(10),
   TOOLGATE_SHUTDOWN_GRACE_MS: milliseconds(10_000),
   TOOLGATE_TOKEN_CACHE_MS: z.coerce
@@ -167,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       connectTimeoutMs: values.TOOLGATE_DB_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: values.TOOLGATE_DB_STATEMENT_TIMEOUT_MS,
       poolSize: values.TOOLGATE_DB_POOL_SIZE,
+      preparedStatements: values.TOOLGATE_DB_PREPARED_STATEMENTS,
     },
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,

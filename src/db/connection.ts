@@ -4,10 +4,11 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type BetterSqlite3 from "better-sqlite3";
 import { reusePreparedStatements } from "./sqlite-statement-cache.js";
 import { PrismaPg } from "@prisma/adapter-pg";
-import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { SqlMigrationAwareDriverAdapterFactory, SqlQuery } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import type { DatabaseProvider } from "./prisma-schemas.js";
 import { redactDatabaseUrl } from "./redact.js";
+import { statementNameOf } from "./statement-names.js";
 
 /**
  * better-sqlite3 waits for a lock synchronously, freezing the event loop; so it waits briefly and
@@ -33,9 +34,11 @@ export interface PostgresSettings {
   /** Server-side `statement_timeout`; the client gives up a little later, for partitions the server never hears about. */
   statementTimeoutMs: number;
   poolSize: number;
+  /** Named prepared statements: each connection parses and plans a statement once, not at every use. */
+  preparedStatements: boolean;
 }
 
-export const DEFAULT_POSTGRES_SETTINGS: PostgresSettings = { connectTimeoutMs: 5000, statementTimeoutMs: 15_000, poolSize: 10 };
+export const DEFAULT_POSTGRES_SETTINGS: PostgresSettings = { connectTimeoutMs: 5000, statementTimeoutMs: 15_000, poolSize: 10, preparedStatements: true };
 
 /** The node-postgres client/pool configuration for `settings`. */
 export function postgresClientConfig(databaseUrl: string, settings: PostgresSettings = DEFAULT_POSTGRES_SETTINGS): pg.PoolConfig {
@@ -55,7 +58,7 @@ export function createAdapterFactory(databaseUrl: string, postgres: PostgresSett
   }
   const pool = new pg.Pool(postgresClientConfig(databaseUrl, postgres));
   pool.on("error", () => {}); // an idle connection dropped by the server is not our failure; the next query reports it
-  const factory = new PrismaPg(pool, { disposeExternalPool: true });
+  const factory = new PrismaPg(pool, { disposeExternalPool: true, ...(postgres.preparedStatements ? { statementNameGenerator: statementNameOf as (query: SqlQuery) => string } : {}) });
   poolsByFactory.set(factory, pool);
   return factory;
 }

@@ -44,7 +44,7 @@ const migrationRows = (databaseUrl: string) =>
   it(`starts ${REPLICAS} replicas together on one fresh database with one TOOLGATE_ADMIN_TOKEN`, async () => {
     scratch = await createScratchDatabase("postgresql", POSTGRES_URL);
     const adminToken = `tg_shared_admin_${"s".repeat(32)}`;
-    const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, logLevel: "silent", adminToken, postgres: { connectTimeoutMs: 10_000, statementTimeoutMs: 15_000, poolSize: 1 } });
+    const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, logLevel: "silent", adminToken, postgres: { connectTimeoutMs: 10_000, statementTimeoutMs: 15_000, poolSize: 1, preparedStatements: true } });
     const outcomes = await Promise.allSettled(Array.from({ length: REPLICAS }, () => startService(config)));
     const services = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
     try {
@@ -60,7 +60,7 @@ const migrationRows = (databaseUrl: string) =>
 
   it(`starts ${REPLICAS} replicas together without TOOLGATE_ADMIN_TOKEN: one admin, one one-time token, shown by one replica`, async () => {
     scratch = await createScratchDatabase("postgresql", POSTGRES_URL);
-    const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, logLevel: "silent", adminToken: undefined, postgres: { connectTimeoutMs: 10_000, statementTimeoutMs: 15_000, poolSize: 1 } });
+    const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, logLevel: "silent", adminToken: undefined, postgres: { connectTimeoutMs: 10_000, statementTimeoutMs: 15_000, poolSize: 1, preparedStatements: true } });
     const outcomes = await Promise.allSettled(Array.from({ length: REPLICAS }, () => startService(config)));
     const services = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
     try {

@@ -29,7 +29,7 @@ const STATEMENT_TIMEOUT_MS = 1000;
         port: 0,
         logLevel: "silent",
         adminToken,
-        postgres: { connectTimeoutMs: CONNECT_TIMEOUT_MS, statementTimeoutMs: STATEMENT_TIMEOUT_MS, poolSize: 4 },
+        postgres: { connectTimeoutMs: CONNECT_TIMEOUT_MS, statementTimeoutMs: STATEMENT_TIMEOUT_MS, poolSize: 4, preparedStatements: true },
       },
     );
     service = await startService(config);

@@ -27,7 +27,7 @@ const failureOf = (work: Promise<unknown>) =>
     scratch = await createScratchDatabase("postgresql", POSTGRES_URL);
     await migrateDatabase(scratch.url);
     proxy = await startTcpProxy(hostAndPort(scratch.url));
-    db = await openDatabase(proxy.urlFor(scratch.url), { postgres: { connectTimeoutMs: 500, statementTimeoutMs: 500, poolSize: 2 } });
+    db = await openDatabase(proxy.urlFor(scratch.url), { postgres: { connectTimeoutMs: 500, statementTimeoutMs: 500, poolSize: 2, preparedStatements: true } });
   });
   afterAll(async () => {
     await db?.$disconnect();
