@@ -10,13 +10,13 @@ export class IdentityError extends Error {
   }
 }
 
-async function fetchBytes(baseUrl: string, request: BenchRequest): Promise<{ status: number; body: Buffer }> {
+export async function fetchBytes(baseUrl: string, request: BenchRequest): Promise<{ status: number; body: Buffer }> {
   const response = await fetch(baseUrl + request.path, { method: request.method, headers: request.headers, body: request.body });
   return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
 }
 
 /** The first byte where two bodies differ, with a little context from each. */
-function firstDifference(floor: Buffer, toolgate: Buffer): string {
+export function firstDifference(floor: Buffer, toolgate: Buffer): string {
   let at = 0;
   while (at < floor.length && at < toolgate.length && floor[at] === toolgate[at]) at++;
   const around = (body: Buffer) => JSON.stringify(body.subarray(Math.max(0, at - 40), at + 40).toString("utf8"));

@@ -14,6 +14,15 @@ export interface LoadJob {
   /** Instead of a duration: this many requests, every one answered (warm-ups of slow servers). */
   amount?: number;
   timeoutSeconds: number;
+  /**
+   * One sequence shared by every connection: the connections take the list's requests in turn, so
+   * the server sees the list in order (autocannon otherwise walks the whole list on each connection).
+   */
+  sharedSequence?: boolean;
+  /** With sharedSequence: where in the list to start (a run continues where the previous one stopped). */
+  sequenceStart?: number;
+  /** A local PostgreSQL database: its backends' (and the server's auxiliary processes') CPU is sampled too. */
+  postgresDatabase?: string;
 }
 
 export interface LoadResult {
@@ -32,6 +41,8 @@ export interface LoadResult {
    * bottleneck (one core) and req/s measure it rather than the server.
    */
   loaderCpuShare: number | null;
+  /** With postgresDatabase: the database processes' CPU time over the same requests. */
+  databaseCpuPerRequestMs?: number | null;
 }
 
 export interface Loader {

@@ -71,7 +71,7 @@ function summarize(runs: RunSample[]): ServerMeasurement {
 }
 
 /** Resolves once the process has used no CPU for a while: the requests of the last run are done. */
-async function untilIdle(pid: number, timeoutMs = 60_000): Promise<void> {
+export async function untilIdle(pid: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = cpuMillis(pid);
   let quiet = 0;

@@ -4,6 +4,10 @@ import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import { DEFAULT_POSTGRES_SERVER_URL } from "../src/db/scratch-database.js";
 import type { LoadSettings } from "./measure.js";
 import { SCENARIOS } from "./scenarios.js";
+import { DEFAULT_WRITE_RATES } from "./tenants.js";
+
+/** The many-tenant scenario (bench/tenants.ts): its own data set, so chosen by name only. */
+export const TENANTS_SCENARIO = "tenants";
 
 export const USAGE = `usage: npm run bench -- [options]
 
@@ -15,7 +19,10 @@ export const USAGE = `usage: npm run bench -- [options]
   --warmup S                    seconds of warm-up per server and scenario (default 1)
   --runs N                      measured runs per server and scenario; medians are reported (default 3)
   --connections N               concurrent connections (default 32)
-  --scenario ID                 only this scenario (repeatable): ${SCENARIOS.map((scenario) => scenario.id).join(", ")}
+  --scenario ID                 only this scenario (repeatable): ${SCENARIOS.map((scenario) => scenario.id).join(", ")};
+                                or ${TENANTS_SCENARIO}: 40 accounts reading their own keys while others write
+                                (its own data set; not part of the default run)
+  --writes R,R,…                tenants: write rates per second to measure (default ${DEFAULT_WRITE_RATES.join(",")})
   --read-cache MB               toolgate's TOOLGATE_READ_CACHE_MB (default: its own, 16); 0 measures
                                 every read executed, as before the read cache
   --quick                       smoke run: 1 run of 1 s (or 1 answer per connection), short warm-up, results not written
@@ -26,6 +33,9 @@ export interface BenchOptions {
   postgresUrl: string;
   load: LoadSettings;
   scenarioIds: string[];
+  /** --scenario tenants was asked for. */
+  tenants: boolean;
+  writeRates: number[];
   quick: boolean;
   /** TOOLGATE_READ_CACHE_MB for toolgate; undefined: toolgate's default. */
   readCacheMb: number | undefined;
@@ -61,6 +71,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       scenario: { type: "string", multiple: true },
       quick: { type: "boolean", default: false },
       "read-cache": { type: "string" },
+      writes: { type: "string" },
       out: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -70,8 +81,8 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   const databases: Record<string, DatabaseProvider[]> = { sqlite: ["sqlite"], postgresql: ["postgresql"], both: ["sqlite", "postgresql"] };
   if (!databases[values.db]) throw new OptionsError(`--db: "${values.db}" is not one of sqlite, postgresql, both`);
   const known = SCENARIOS.map((scenario) => scenario.id);
-  const unknown = (values.scenario ?? []).filter((id) => !known.includes(id));
-  if (unknown.length > 0) throw new OptionsError(`--scenario: unknown ${unknown.join(", ")}; known: ${known.join(", ")}`);
+  const unknown = (values.scenario ?? []).filter((id) => !known.includes(id) && id !== TENANTS_SCENARIO);
+  if (unknown.length > 0) throw new OptionsError(`--scenario: unknown ${unknown.join(", ")}; known: ${[...known, TENANTS_SCENARIO].join(", ")}`);
   const quick = values.quick;
   const connections = Math.round(positiveNumber("connections", values.connections, 32));
   return {
@@ -86,7 +97,9 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       maxRunSeconds: 30,
       timeoutSeconds: 60,
     },
-    scenarioIds: values.scenario ?? known,
+    scenarioIds: values.scenario?.filter((id) => id !== TENANTS_SCENARIO) ?? known,
+    tenants: values.scenario?.includes(TENANTS_SCENARIO) ?? false,
+    writeRates: values.writes === undefined ? DEFAULT_WRITE_RATES : values.writes.split(",").map((rate) => nonNegativeNumber("writes", rate)),
     quick,
     readCacheMb: values["read-cache"] === undefined ? undefined : nonNegativeNumber("read-cache", values["read-cache"]),
     out: values.out,

@@ -1,6 +1,6 @@
 // A server process's CPU time and resident memory, from Linux's /proc.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 let ticksPerSecond: number | undefined;
 
@@ -29,4 +29,29 @@ export function cpuMillis(pid: number): number {
 export function rssBytes(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+/** A client backend's title: `postgres: 15/main: user database 127.0.0.1(5432) idle`, or `[local]`. */
+const CLIENT_BACKEND = /\d+\.\d+\.\d+\.\d+\(\d+\)|\[local\]|\[?[0-9a-f:]+\]?\(\d+\)/;
+
+/**
+ * CPU time of a local PostgreSQL server on behalf of one database: the backends connected to it and
+ * the server's own processes (postmaster, WAL writer, checkpointer, …), which serve every database.
+ * Backends of other databases (another benchmark on the same server) are left out. A backend that
+ * exits takes its CPU time with it, so pooled connections that stay open are what this counts.
+ */
+export function postgresCpuMillis(databaseName: string): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
+      if (CLIENT_BACKEND.test(title) && !title.includes(` ${databaseName} `)) continue;
+      total += cpuMillis(Number(entry));
+    } catch {
+      // The process exited meanwhile.
+    }
+  }
+  return total;
 }

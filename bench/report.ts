@@ -4,6 +4,7 @@ import path from "node:path";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import type { SeedSummary } from "./dataset.js";
 import type { LoadSettings, ScenarioMeasurement, ServerMeasurement } from "./measure.js";
+import { TENANT_SERVER_TITLES, TENANTS_TARGETS, type TenantServerId, type TenantServerMeasurement, type TenantsResult } from "./tenants.js";
 
 /** The issue's target for the server's RSS after the run. */
 export const RSS_TARGET_MB = 200;
@@ -33,12 +34,14 @@ export interface BenchResults {
   toolgate?: { readCacheMb: number | "default" };
   startup: { helpMs: number; helpSamplesMs: number[] };
   databases: DatabaseResult[];
+  /** `--scenario tenants`: the many-tenant scenario, per database. */
+  tenants?: TenantsResult[];
   /** The whole `npm run bench`, seeding and start-ups included. */
   totalSeconds: number;
 }
 
 const mb = (bytes: number) => bytes / (1024 * 1024);
-const rate = (value: number) => (value >= 100 ? Math.round(value).toString() : value.toFixed(1));
+const rateOf = (value: number) => (value >= 100 ? Math.round(value).toString() : value.toFixed(1));
 const ms = (value: number) => (value >= 100 ? Math.round(value).toString() : value.toFixed(1));
 const cpu = (value: number | null) => (value === null ? "–" : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 
@@ -48,7 +51,7 @@ function row(cells: string[]): string {
 
 function serverCells(server: ServerMeasurement): string[] {
   return [
-    rate(server.requestsPerSecond),
+    rateOf(server.requestsPerSecond),
     ms(server.p50Ms),
     ms(server.p99Ms),
     String(server.errors),
@@ -97,4 +100,63 @@ export function writeResults(file: string, results: BenchResults): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const rounded = (_key: string, value: unknown) => (typeof value === "number" && !Number.isInteger(value) ? Number(value.toPrecision(4)) : value);
   writeFileSync(file, `${JSON.stringify(results, rounded, 2)}\n`);
+}
+
+const percent = (share: number | null) => (share === null ? "–" : `${Math.round(share * 100)}%`);
+
+/** The many-tenant table: per write rate, each server's rate, CPU, CPU ratio, read-cache hits and RSS. */
+export function formatTenantsTable(results: TenantsResult[]): string {
+  const withDatabase = results.some((result) => result.database === "postgresql");
+  const header = ["db", "writes/s", "server", "req/s", "p99 ms", "errors", "CPU ms/req", ...(withDatabase ? ["db CPU ms/req"] : []), "floor CPU / CPU", "cache hits", "RSS MB", "target"];
+  const lines = [row(header), row(header.map((_, index) => (index < 3 ? "---" : "---:")))];
+  const serverRow = (result: TenantsResult, rate: string, id: TenantServerId, server: TenantServerMeasurement, target: number | undefined) => {
+    const ratio = server.cpuRatio === null ? "–" : `${server.cpuRatio.toFixed(2)}${target !== undefined && server.cpuRatio < target ? " ✗" : ""}`;
+    const rss = Math.round(mb(server.rssBytes));
+    return row([
+      result.database,
+      rate,
+      TENANT_SERVER_TITLES[id],
+      rateOf(server.requestsPerSecond),
+      ms(server.p99Ms),
+      String(server.errors),
+      cpu(server.cpuPerRequestMs),
+      ...(withDatabase ? [cpu(server.databaseCpuPerRequestMs)] : []),
+      id === "floor" ? "" : ratio,
+      id === "floor" ? "" : percent(server.cacheHitShare),
+      `${rss}${id !== "floor" && rss >= RSS_TARGET_MB ? " ✗" : ""}`,
+      target === undefined ? "" : `≥ ${target}`,
+    ]);
+  };
+  for (const result of results) {
+    for (const rate of result.rates) {
+      const targeted = rate.writesPerSecond === TENANTS_TARGETS.writesPerSecond;
+      const label = `${rate.writesPerSecond} (${rate.writes.perSecondAchieved.toFixed(1)} done, ${rate.writes.errors} failed)`;
+      for (const id of ["floor", "shipped", "cacheOff"] as const) {
+        const server = rate.servers[id];
+        if (!server) continue;
+        const target = targeted ? (id === "shipped" ? TENANTS_TARGETS.shipped : id === "cacheOff" ? TENANTS_TARGETS.cacheOff : undefined) : undefined;
+        lines.push(serverRow(result, label, id, server, target));
+      }
+    }
+    for (const id of ["floor", "cacheOff"] as const) {
+      const server = result.nestedDistinct[id];
+      if (server) lines.push(serverRow(result, "0, nested read only, distinct environments", id, server, undefined));
+    }
+  }
+  return lines.join("\n");
+}
+
+/** Seeding and size of the many-tenant data set, one line per database. */
+export function formatTenantsDataset(results: TenantsResult[]): string {
+  return results
+    .map((result) => {
+      const { counts, definitionBytes } = result.dataset;
+      return (
+        `tenants on ${result.database}: ${counts.accounts} accounts, ${counts.environments} environments, ${counts.releases} releases ` +
+        `(definitions ${Math.round(definitionBytes.min / 1024)}–${Math.round(definitionBytes.max / 1024)} KB, median ${Math.round(definitionBytes.median / 1024)}), ` +
+        `${counts.grants} grants, ${counts.events} events, seeded in ${result.seedSeconds.toFixed(1)} s; ${result.identityCheckedRequests} requests checked byte-identical; ` +
+        `RSS after the run: floor ${Math.round(result.rssAfterRunMb.floor)} MB, toolgate ${Math.round(result.rssAfterRunMb.shipped)} MB (cache default), ${Math.round(result.rssAfterRunMb.cacheOff)} MB (cache off)`
+      );
+    })
+    .join("\n");
 }

@@ -13,10 +13,11 @@ import { startLoader, type Loader } from "./loader.js";
 import { measureScenario, median, type ScenarioMeasurement } from "./measure.js";
 import { OptionsError, parseOptions, USAGE, type BenchOptions } from "./options.js";
 import { rssBytes } from "./proc.js";
-import { defaultResultsPath, formatStartup, formatTable, writeResults, type BenchResults, type DatabaseResult } from "./report.js";
+import { defaultResultsPath, formatStartup, formatTable, formatTenantsDataset, formatTenantsTable, writeResults, type BenchResults, type DatabaseResult } from "./report.js";
 import { SCENARIOS } from "./scenarios.js";
 import { startFloor, startToolgate } from "./servers.js";
 import { timeHelp } from "./startup.js";
+import { benchTenants, type TenantsResult } from "./tenants.js";
 
 const log = (line: string) => console.error(line);
 
@@ -114,8 +115,12 @@ async function main(): Promise<void> {
   const help = timeHelp(options.quick ? 1 : 3);
   const loader = startLoader();
   const databases: DatabaseResult[] = [];
+  const tenants: TenantsResult[] = [];
   try {
-    for (const provider of options.databases) databases.push(await benchDatabase(provider, options, loader));
+    for (const provider of options.databases) {
+      if (options.scenarioIds.length > 0) databases.push(await benchDatabase(provider, options, loader));
+      if (options.tenants) tenants.push(await benchTenants(provider, { postgresUrl: options.postgresUrl, load: options.load, writeRates: options.writeRates }, loader, log));
+    }
   } finally {
     loader.close();
   }
@@ -127,14 +132,22 @@ async function main(): Promise<void> {
     toolgate: { readCacheMb: options.readCacheMb ?? "default" },
     startup: { helpMs: help.medianMs, helpSamplesMs: help.samplesMs },
     databases,
+    ...(tenants.length > 0 ? { tenants } : {}),
     totalSeconds: (performance.now() - started) / 1000,
   };
   const { connections, durationSeconds, runs } = options.load;
   const readCache = options.readCacheMb === undefined ? "its default" : `${options.readCacheMb} MB`;
   console.log(`\ntoolgate vs floor — ${connections} connections, medians of ${runs} interleaved run(s) of ${durationSeconds} s, node ${process.version}, ${os.cpus().length} CPUs, toolgate's read cache ${readCache}`);
   console.log(`load average before ${loadAverageBefore.map((n) => n.toFixed(2)).join(" ")}, after ${results.machine.loadAverageAfter.map((n) => n.toFixed(2)).join(" ")}\n`);
-  console.log(formatTable(databases));
-  console.log(`\n${formatStartup(results)}`);
+  if (databases.length > 0) {
+    console.log(formatTable(databases));
+    console.log(`\n${formatStartup(results)}`);
+  }
+  if (tenants.length > 0) {
+    console.log(`${databases.length > 0 ? "\n" : ""}Many tenants: reads of ${connections} connections (Zipf over every key, each with its owner's token) while the harness writes; floor CPU / CPU is the floor's CPU per request over the server's\n`);
+    console.log(formatTenantsTable(tenants));
+    console.log(`\n${formatTenantsDataset(tenants)}`);
+  }
   const out = options.out ?? (options.quick ? undefined : defaultResultsPath(fileURLToPath(new URL("results", import.meta.url)), results.date.slice(0, 10)));
   if (out) {
     writeResults(out, results);
