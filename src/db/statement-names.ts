@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 
 /** Parameters above which a statement is left unnamed: its text likely varies with a list's length. */
-const MAX_NAMED_PARAMETERS = 16;
+const MAX_NAMED_PARAMETERS = 64;
 
 const names = new Map<string, string>();
 /** Texts named so far, kept to avoid hashing each again; bounded like the statements they stand for. */

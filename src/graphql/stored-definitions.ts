@@ -27,11 +27,11 @@ interface StoredDefinition {
 export type DefinedRelease = Pick<ToolRelease, "id" | "metadataDigest">;
 
 /**
- * Counted by stored text length: at most 32 MiB of it and 1,000 definitions. In memory that is up to
- * ~3 times as much: the UTF-8 bytes, and the parsed objects (measured at 1.75 times the text).
+ * Counted by stored text length: at most 16 MiB of it, however many definitions that is. In memory
+ * that is up to ~3 times as much: the UTF-8 bytes, and the parsed objects (measured at 1.75 times the text).
  */
-const MAX_TEXT_CHARACTERS = 32 * 1024 * 1024;
-const known = new LRUCache<string, StoredDefinition>({ max: 1000, maxSize: MAX_TEXT_CHARACTERS });
+const MAX_TEXT_CHARACTERS = 16 * 1024 * 1024;
+const known = new LRUCache<string, StoredDefinition>({ maxSize: MAX_TEXT_CHARACTERS });
 
 function remember(digest: string, text: string): StoredDefinition {
   const definition = JSON.parse(text) as MiddlewareDefinition;
