@@ -23,7 +23,7 @@ import { runInRequestScope, type RequestScope } from "./request-scope.js";
 import { createCors } from "./cors.js";
 import { allowedMethodsIn, methodRefusal, type MethodRefusal } from "./method-refusal.js";
 import { METRICS_PATH } from "./metrics-endpoint.js";
-import { UNMATCHED_ROUTE, type RequestMetrics } from "./request-metrics.js";
+import { UNMATCHED_ROUTE, type RequestMetrics } from "../metrics/request-metrics.js";
 import { withSecurityHeaders } from "./security-headers.js";
 import { prepareRoutes, runRoute } from "./rest/executor.js";
 import type { RestRoute } from "./rest/route.js";

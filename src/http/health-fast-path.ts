@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { CACHE_CONTROL_OTHER } from "./representation.js";
 import { requestIdFor } from "./request-id.js";
-import type { RequestMetrics } from "./request-metrics.js";
+import type { RequestMetrics } from "../metrics/request-metrics.js";
 import { API_CONTENT_SECURITY_POLICY, FIXED_SECURITY_HEADERS } from "./security-headers.js";
 
 export const HEALTHZ_PATH = "/healthz";

@@ -5,7 +5,7 @@ import type { PoolUsage } from "../db/client.js";
 import type { DatabaseProvider } from "../db/prisma-schemas.js";
 import type { AnswerCacheStats } from "../http/answer-cache.js";
 import { STATEMENT_KINDS, type QueryObserver, type StatementKind } from "../db/query-timing.js";
-import { createRequestMetrics, type RequestMetrics } from "../http/request-metrics.js";
+import { createRequestMetrics, type RequestMetrics } from "./request-metrics.js";
 import { SeriesHistogram, type ExportedMetric, type Series } from "./histogram.js";
 
 /** Seconds; from a cached SQLite read (~0.1 ms) to the statement timeout. */

@@ -2,7 +2,7 @@
 // the PostgreSQL pool, process metrics; a bearer token or a port of its own when configured.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolRelease } from "../../src/db/generated/sqlite/client.js";
-import { createRequestMetrics, MAX_OPERATION_NAMES } from "../../src/http/request-metrics.js";
+import { createRequestMetrics, MAX_OPERATION_NAMES } from "../../src/metrics/request-metrics.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { startWorldWithRelease, type World } from "../helpers/world.js";
 import { scrape, valueOf, type Sample } from "../helpers/metrics.js";

@@ -3,7 +3,7 @@
 // anything unrouted is "unmatched", and GraphQL operation names (chosen by clients) are kept up to
 // MAX_OPERATION_NAMES distinct ones, later ones counted as "other". The hot path is four map
 // lookups and a histogram increment: series are made once per label set and kept.
-import { SeriesCounter, SeriesHistogram, type ExportedMetric, type Series } from "../metrics/histogram.js";
+import { SeriesCounter, SeriesHistogram, type ExportedMetric, type Series } from "./histogram.js";
 
 /** Seconds; from a cached REST read (~1 ms) to a slow write under load. */
 export const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
