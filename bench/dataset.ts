@@ -1,4 +1,4 @@
-// The benchmark's data set (issue 10): accounts, their environments, releases with definitions of
+// The benchmark's data set: accounts, their environments, releases with definitions of
 // 5–50 KB and 50–100 grants per environment, seeded through the domain layer the way users publish
 // (validate-and-apply bodies). Sizes and counts are deterministic; ids are not.
 import type { Database } from "../src/db/client.js";

@@ -1,4 +1,4 @@
-// PostGraphile 5 (the peer issue 10 compares with) on the benchmark's seeded PostgreSQL data set:
+// PostGraphile 5 (the peer the benchmark compares with) on the benchmark's seeded PostgreSQL data set:
 // the nested read, interleaved with the floor and toolgate, same load worker, medians of 3.
 // PostGraphile is not a dependency of toolgate; install it outside the checkout first. It needs
 // Node >= 22 (on 20.20 its pgSelect step fails), which npm also ships as a package:

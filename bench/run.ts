@@ -1,4 +1,4 @@
-// `npm run bench`: toolgate against the floor (bench/floor/) on issue 10's data set, scenario by
+// `npm run bench`: toolgate against the floor (bench/floor/) on the benchmark's data set, scenario by
 // scenario, from a separate load-generating process. See docs/performance.md.
 import { execFileSync } from "node:child_process";
 import os from "node:os";

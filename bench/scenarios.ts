@@ -1,4 +1,4 @@
-// The scenarios of issue 10's table: what is requested, and the toolgate/floor ratio it targets.
+// The benchmark's scenarios: what is requested, and the toolgate/floor ratio it targets.
 import type { Subject } from "./dataset.js";
 
 export const NESTED_GRAPHQL_QUERY = "query ($id: UUID!) { environment(id: $id) { name activeGrants { uuid release { name version owner { name } } } } }";

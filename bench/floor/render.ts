@@ -5,7 +5,7 @@ import type { GrantSummaryRow, GrantViewRow, ReleaseRow } from "./store.js";
 const s = JSON.stringify;
 
 /**
- * service.md 2.2 grant view, as GET /v1/environment-tool-middleware-grants/:id and the list answer
+ * The grant view, as GET /v1/environment-tool-middleware-grants/:id and the list answer
  * it, in pieces around the stored definition text (app.ts encodes pieces without joining them).
  */
 export function grantViewPieces(row: GrantViewRow): string[] {
@@ -38,7 +38,7 @@ export function grantViewListPieces(rows: GrantViewRow[]): string[] {
   return pieces;
 }
 
-/** service.md 2.4 tool release: its `definition` is the presented surface, so the stored text is parsed. */
+/** The tool release: its `definition` is the presented surface, so the stored text is parsed. */
 export function releaseJson(row: ReleaseRow): string {
   const presented = (JSON.parse(row.definition) as { scope: { value: { presented: unknown } } }).scope.value.presented;
   return s({

@@ -1,4 +1,4 @@
-// Validate and apply (service.md operation 3 and its executing extension; semantics.md "Validate
+// Validate and apply (REST operation 3 and its executing extension; semantics.md "Validate
 // and apply"): one body of publications and grant changes, checked identically by both; validate
 // returns the publication plan and changes nothing, apply carries the plan out in one transaction.
 import type { Database, Db } from "../db/client.js";

@@ -1,5 +1,5 @@
 // Tool releases: publication of a validated definition (used by apply, the demo seed and tests),
-// and the owner's view of them: get, list, de-publish and restore (service.md operations 7-10).
+// and the owner's view of them: get, list, de-publish and restore (REST operations 7-10).
 import type { Db, Prisma } from "../db/client.js";
 import { takeLocks, writeLock, writeTransaction } from "./write-transaction.js";
 import type { Account, ToolRelease } from "../db/generated/sqlite/client.js";

@@ -47,7 +47,7 @@ const codesOf = (status: number): [ErrorCode, ...ErrorCode[]] => {
   return codes as [ErrorCode, ...ErrorCode[]];
 };
 
-/** The spec's error bodies (service.md section 7), one component per status with the codes it can carry. */
+/** The error bodies (docs/api.md, Errors), one component per status with the codes it can carry. */
 const errorSchemaId = (status: number) => `Error${status}`;
 for (const status of [...COMMON_REFUSALS, ...HEADER_REFUSALS, ...BODY_REFUSALS, 409, 422]) {
   const code = z.enum(codesOf(status));
@@ -206,9 +206,9 @@ export function createOpenApiDocument(routes: readonly RestRoute[]): JsonObject 
     // Relative: the document is served by the API it describes, on whatever host and port that runs.
     servers: [{ url: "/", description: "The server this document was read from." }],
     tags: [
-      { name: "Grants", description: "service.md 4.1" },
+      { name: "Grants", description: "An environment's grants of exact releases: list, create, validate and apply changes, get, delete, restore." },
       { name: "Publications", description: "Validate and apply publications and grant changes." },
-      { name: "Tool releases", description: "service.md 4.2" },
+      { name: "Tool releases", description: "An account's releases: list, get, de-publish, restore." },
       { name: "Events", description: "Change events: who changed what, and when (docs/events.md)." },
       { name: "Service", description: "Unauthenticated: index, health, this document." },
     ],

@@ -14,7 +14,7 @@ const STREAMING_TYPES = new Set(["text/event-stream", "multipart/mixed"]);
  * - No Accept header, or a wildcard first (curl sends one): `application/json`, which the graphql-http
  *   audits 80D8 and 47DE expect (and Yoga does). The spec's "Legacy watershed" section says that
  *   since 2025-01-01 a request without Accept SHOULD be treated as `application/graphql-response+json`;
- *   the audits predate that, and issue 9 asks for no audit warnings. Clients send an Accept header.
+ *   the audits predate that, and toolgate passes them without warnings. Clients send an Accept header.
  * - An Accept header naming neither: `application/json`, as toolgate answers every error in JSON
  *   (the spec allows this instead of 406; Yoga would send an empty 406).
  * - A streaming transport preferred (`text/event-stream`, `multipart/mixed`): undefined, Yoga's to serve.

@@ -7,7 +7,7 @@ export { validateDefinition, type DefinitionValidation } from "./validate.js";
 export { canonicalJson, metadataDigest, sourceDigest, METADATA_VERSION, type ComponentSource } from "./digest.js";
 export { isKebab } from "./names.js";
 
-/** What a release shows as its `definition` (service.md 2.4, semantics.md "Tool releases"). */
+/** What a release shows as its `definition` (docs/semantics.md, "Tool releases"). */
 export function presentedSurface(definition: MiddlewareDefinition): PresentedSurface {
   return definition.scope.value.presented;
 }

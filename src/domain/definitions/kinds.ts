@@ -1,4 +1,4 @@
-// The enumerated `kind`/`tag` values the service accepts today (service.md 2.5-2.10).
+// The enumerated `kind`/`tag` values the service accepts today.
 // Kinds whose value shape is shared live here so a new one is a one-word change; a kind
 // with a new value shape also needs a branch in schema.ts.
 

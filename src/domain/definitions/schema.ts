@@ -1,4 +1,4 @@
-// Structural shape of a middleware definition (service.md 2.5-2.10). Every object is strict;
+// Structural shape of a middleware definition. Every object is strict;
 // semantic rules (names, tree shape, references) live in rules.ts.
 //
 // What the rules require of a single value (a kebab-case name, an exit code's range) is also stated

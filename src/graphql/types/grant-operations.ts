@@ -1,4 +1,4 @@
-// Grant operations: get, create, delete and restore (service.md 4.1, operations 2, 4, 5, 6).
+// Grant operations: get, create, delete and restore (REST operations 2, 4, 5, 6).
 // Resolvers only call the domain; grants come back through the field's Prisma `query`, so nested
 // `release { owner }` selections load in the same Prisma query.
 import type { Database } from "../../db/client.js";

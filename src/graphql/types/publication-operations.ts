@@ -1,4 +1,4 @@
-// Validate and apply (service.md operation 3 and its executing extension): a body of publications
+// Validate and apply (REST operation 3 and its executing extension): a body of publications
 // and grant changes, planned by validateToolMiddlewares and carried out by applyToolMiddlewares.
 // Definitions arrive as JSON and are checked by the domain, which reports every issue with its path.
 import { applyChanges, validateChanges, type ApplyResult, type PlanEntry, type PublicationAction as Action, type ValidationResult } from "../../domain/publications.js";
@@ -42,7 +42,7 @@ const PublicationInput = builder.inputType("ToolMiddlewarePublicationInput", {
     definition: t.field({
       type: "JSON",
       required: true,
-      description: "The whole middleware definition (service.md 2.5). Checked by the service, which lists every issue with its path.",
+      description: "The whole middleware definition. Checked by the service, which lists every issue with its path.",
     }),
     source: t.field({
       type: ReleaseSourceInput,

@@ -1,4 +1,4 @@
-// Tool release operations (service.md 8-10): read one release, de-publish it, restore it.
+// Tool release operations (REST operations 8-10): read one release, de-publish it, restore it.
 // Listing an account's releases (operation 7) is the Account.toolReleaseList field.
 import { depublishRelease, findRelease, restoreRelease } from "../../domain/releases.js";
 import type { Database } from "../../db/client.js";

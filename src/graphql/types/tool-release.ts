@@ -58,13 +58,13 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
     definition: t.field({
       select: { metadataDigest: true },
       type: "JSON",
-      description: "The presented surface of the definition (`scope.value.presented`), as in service.md 2.4.",
+      description: "The presented surface of the definition (`scope.value.presented`), as REST shows a release's `definition`.",
       resolve: (release, _args, context) => releasePresentedSurface(release, context),
     }),
     middlewareDefinition: t.field({
       select: { metadataDigest: true },
       type: "JSON",
-      description: "The whole middleware definition (service.md 2.5), as returned in grant views.",
+      description: "The whole middleware definition, as returned in grant views.",
       resolve: (release, _args, context) => wholeDefinition(release, context),
     }),
     definitionSummary: t.field({

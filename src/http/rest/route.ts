@@ -74,7 +74,7 @@ export type SchemaFieldsOnly<Document> = [UnknownFields<ResultOf<Document>>] ext
 type AnyDocument = DocumentNode & DocumentDecoration<Record<string, unknown>, Record<string, unknown>>;
 
 export interface RestRoute<Document extends DocumentNode = AnyDocument, Path extends string = string> {
-  /** Operation name in service.md terms, used in logs and docs. */
+  /** Operation name as docs/api.md gives it, used in logs and docs. */
   name: string;
   method: HttpMethod;
   /** itty-router pattern, e.g. /v1/envs/:environmentId/tool-middlewares */

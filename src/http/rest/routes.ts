@@ -1,4 +1,4 @@
-// The /v1 route table: one entry per operation of service.md section 4 (plus extensions).
+// The /v1 route table: one entry per operation of docs/api.md (plus extensions).
 import type { RestRoute } from "./route.js";
 import { GRANT_ROUTES } from "./routes/grants.js";
 import { PUBLICATION_ROUTES } from "./routes/publications.js";

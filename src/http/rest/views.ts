@@ -1,4 +1,4 @@
-// The spec's REST resources (service.md section 2) and request bodies as zod schemas. The functions
+// The REST resources (docs/api.md) and request bodies as zod schemas. The functions
 // that build responses from typed GraphQL results return these schemas' types, so a schema change to
 // a field they pass through (its type, its nullability) fails the build instead of changing a
 // response; the OpenAPI document (openapi.ts) is generated from the same schemas, registered here
@@ -30,21 +30,21 @@ export function named<S extends z.ZodType>(schema: S, id: string, description?: 
 }
 
 // The definition's parts, named so that the document refers to each once.
-named(typeRefSchema, "TypeRef", "service.md 2.10");
-named(schemaSchema, "Schema", "service.md 2.10");
-named(docSchema, "Doc", "service.md 2.7");
-named(commandNodeSchema, "CommandNode", "service.md 2.8");
+named(typeRefSchema, "TypeRef", "A reference to a type: a primitive, or a def of the enclosing schema.");
+named(schemaSchema, "Schema", "The types a command's values and results are made of: a root type and its defs.");
+named(docSchema, "Doc", "Documentation of a definition or command: summary, description and examples.");
+named(commandNodeSchema, "CommandNode", "One command of the definition's command tree, with its switches, positionals and subcommands.");
 export const MiddlewareDefinition = named(
   middlewareDefinitionSchema,
   "MiddlewareDefinition",
-  "service.md 2.5. Beyond this schema, a definition published or validated must keep the rules over several values " +
+  "A whole middleware definition. Beyond this schema, a definition published or validated must keep the rules over several values " +
     "that JSON Schema cannot state (400 with every issue listed): names and aliases unique in their namespace " +
     "(the definition's, a node's, sibling commands', switches in scope, positionals, errors, formatters, type ids); " +
     "`subcommands` indices forming a tree rooted at node 0 that reaches every node; type refs naming a def of their schema; " +
     "constraints naming an option or flag of their command; a tail's `min` at most its `max`; " +
     "`default_formatter` one of the formatters (empty when there are none).",
 );
-export const PresentedSurface = named(presentedSurfaceSchema, "PresentedSurface", "service.md 2.6");
+export const PresentedSurface = named(presentedSurfaceSchema, "PresentedSurface", "What a release presents of its definition (`scope.value.presented`): the commands clients see.");
 
 export const GRANT_LIFECYCLES = ["active", "deleted"] as const;
 export const RELEASE_ORIGINS = ["ordinary", "protected-system"] as const;
@@ -69,7 +69,7 @@ export const Grant = named(
     stateChangedBy: uuid(),
   }),
   "Grant",
-  "service.md 2.1",
+  "An environment's grant of one exact release.",
 );
 
 export const GrantedRelease = named(
@@ -83,7 +83,7 @@ export const GrantedRelease = named(
     sourceDigest: z.string(),
   }),
   "GrantedRelease",
-  "service.md 2.3",
+  "The granted release as a grant view shows it, with its whole definition.",
 );
 
 export const GrantView = named(
@@ -93,7 +93,7 @@ export const GrantView = named(
     releaseOwner: z.strictObject({ id: uuid(), name: z.string(), email: z.string() }),
   }),
   "GrantView",
-  "service.md 2.2",
+  "A grant with its release and the release's owner.",
 );
 
 export const GrantList = named(
@@ -122,7 +122,7 @@ export const ToolRelease = named(
     stateChangedBy: uuid(),
   }),
   "ToolRelease",
-  "service.md 2.4",
+  "A published tool release; `definition` is its presented surface.",
 );
 
 export const ToolReleaseList = named(

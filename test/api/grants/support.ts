@@ -46,7 +46,7 @@ export async function sharedEnvironment(world: World, options: { owner?: Member;
   return environment;
 }
 
-/** A grant view as service.md 2.2 shows it, built from the stored rows independently of the server's code. */
+/** A grant view as docs/api.md shows it, built from the stored rows independently of the server's code. */
 export async function grantViewOf(world: World, grantId: string): Promise<Record<string, unknown>> {
   const grant = await world.service.db.grant.findUniqueOrThrow({ where: { id: grantId }, include: { release: { include: { owner: true } } } });
   const { release } = grant;

@@ -16,7 +16,7 @@ describeEachDatabase("GET /v1/tool-releases/{release_id}: get a tool release", (
   beforeAll(async () => ({ service, world, release } = await startWorldWithRelease(provider)));
   afterAll(() => service?.stopAndDrop());
 
-  it("returns the tool release with every field of service.md 2.4 and nothing else", async () => {
+  it("returns the tool release with every field docs/api.md lists and nothing else", async () => {
     const result = await world.owner.http.get(`/v1/tool-releases/${release.id}`);
     expect(result.status).toBe(200);
     expect(result.body).toEqual({

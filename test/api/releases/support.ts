@@ -55,7 +55,7 @@ export function itAnswers401WithoutValidCredentials(world: () => World, method: 
   }
 }
 
-/** A stored release as service.md 2.4 shows it, built independently of the server's code. */
+/** A stored release as docs/api.md shows it, built independently of the server's code. */
 export function restReleaseOf(release: ToolRelease): Record<string, unknown> {
   return {
     id: release.id,

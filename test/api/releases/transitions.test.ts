@@ -1,4 +1,4 @@
-// service.md section 3, tool release rows: published ⇄ de-published, one change at a time.
+// Tool release lifecycle: published ⇄ de-published, one change at a time.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { depublishRelease } from "../../../src/domain/releases.js";
 import { describeEachDatabase, startTestService, type TestService } from "../../helpers/service.js";

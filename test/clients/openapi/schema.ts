@@ -288,7 +288,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description service.md 2.10 */
+        /** @description A reference to a type: a primitive, or a def of the enclosing schema. */
         TypeRef: {
             /** @enum {string} */
             kind: "ref";
@@ -306,7 +306,7 @@ export interface components {
                 };
             };
         };
-        /** @description service.md 2.10 */
+        /** @description The types a command's values and results are made of: a root type and its defs. */
         Schema: {
             defs: {
                 id: string;
@@ -315,7 +315,7 @@ export interface components {
             }[];
             root: components["schemas"]["TypeRef"];
         };
-        /** @description service.md 2.7 */
+        /** @description Documentation of a definition or command: summary, description and examples. */
         Doc: {
             summary: string;
             description: string;
@@ -324,7 +324,7 @@ export interface components {
                 body: string;
             }[];
         };
-        /** @description service.md 2.8 */
+        /** @description One command of the definition's command tree, with its switches, positionals and subcommands. */
         CommandNode: {
             name: string;
             aliases: string[];
@@ -529,7 +529,7 @@ export interface components {
                 };
             };
         };
-        /** @description service.md 2.5. Beyond this schema, a definition published or validated must keep the rules over several values that JSON Schema cannot state (400 with every issue listed): names and aliases unique in their namespace (the definition's, a node's, sibling commands', switches in scope, positionals, errors, formatters, type ids); `subcommands` indices forming a tree rooted at node 0 that reaches every node; type refs naming a def of their schema; constraints naming an option or flag of their command; a tail's `min` at most its `max`; `default_formatter` one of the formatters (empty when there are none). */
+        /** @description A whole middleware definition. Beyond this schema, a definition published or validated must keep the rules over several values that JSON Schema cannot state (400 with every issue listed): names and aliases unique in their namespace (the definition's, a node's, sibling commands', switches in scope, positionals, errors, formatters, type ids); `subcommands` indices forming a tree rooted at node 0 that reaches every node; type refs naming a def of their schema; constraints naming an option or flag of their command; a tail's `min` at most its `max`; `default_formatter` one of the formatters (empty when there are none). */
         MiddlewareDefinition: {
             name: string;
             version: string;
@@ -545,7 +545,7 @@ export interface components {
                 };
             };
         };
-        /** @description service.md 2.6 */
+        /** @description What a release presents of its definition (`scope.value.presented`): the commands clients see. */
         PresentedSurface: {
             version: string;
             requires_filesystem: boolean;
@@ -554,7 +554,7 @@ export interface components {
             };
             schema: components["schemas"]["Schema"];
         };
-        /** @description service.md 2.1 */
+        /** @description An environment's grant of one exact release. */
         Grant: {
             /** Format: uuid */
             id: string;
@@ -576,7 +576,7 @@ export interface components {
             /** Format: uuid */
             stateChangedBy: string;
         };
-        /** @description service.md 2.3 */
+        /** @description The granted release as a grant view shows it, with its whole definition. */
         GrantedRelease: {
             /** Format: uuid */
             id: string;
@@ -587,7 +587,7 @@ export interface components {
             metadataDigest: string;
             sourceDigest: string;
         };
-        /** @description service.md 2.2 */
+        /** @description A grant with its release and the release's owner. */
         GrantView: {
             grant: components["schemas"]["Grant"];
             release: components["schemas"]["GrantedRelease"];
@@ -604,7 +604,7 @@ export interface components {
             /** @description Pass it as `cursor` for the next page; null on the last page. Always present, whether or not `limit` was given. */
             nextCursor: string | null;
         };
-        /** @description service.md 2.4 */
+        /** @description A published tool release; `definition` is its presented surface. */
         ToolRelease: {
             /** Format: uuid */
             id: string;

@@ -1,4 +1,4 @@
-// REST routes for grants (service.md 4.1, operations 1, 2, 4, 5, 6). Operation 3 (validate) lives
+// REST routes for grants (operations 1, 2, 4, 5, 6). Operation 3 (validate) lives
 // with the validate/apply routes.
 import { invalidRequest } from "../../../domain/errors.js";
 import { RELEASE_SELECTOR_TYPES } from "../../../domain/grant-release-selector.js";
@@ -9,7 +9,7 @@ import { PAGE_PARAMETERS, PAGES_DESCRIPTION, pageBody, pageRequestOf, type PageR
 import { present, restRoute, type RestInput, type RestRoute } from "../route.js";
 import { GRANT_LIFECYCLES, GrantCreation, GrantDeletion, GrantList, GrantView, type RestGrantView } from "../views.js";
 
-/** Everything a grant view (service.md 2.2) needs, aliased to the spec's field names (`id` is the plain UUID). */
+/** Everything a grant view needs, aliased to the spec's field names (`id` is the plain UUID). */
 export const GRANT_VIEW = graphql(`
   fragment GrantView on Grant {
     id: uuid

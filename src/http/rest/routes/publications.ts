@@ -1,4 +1,4 @@
-// REST routes for validate (service.md 4.1, operation 3) and its executing extension, apply.
+// REST routes for validate (operation 3) and its executing extension, apply.
 import { invalidRequest } from "../../../domain/errors.js";
 import { PUBLICATION_ACTIONS } from "../../../domain/publications.js";
 import { isJsonObject } from "../body.js";

@@ -1,4 +1,4 @@
-// REST routes for tool releases (service.md 4.2, operations 7-10).
+// REST routes for tool releases (operations 7-10).
 import { z } from "zod";
 import { invalidRequest } from "../../../domain/errors.js";
 import { RELEASE_LIFECYCLES, type ReleaseLifecycle } from "../../../domain/releases.js";
@@ -9,7 +9,7 @@ import { PAGE_PARAMETERS, PAGES_DESCRIPTION, pageBody, pageRequestOf, type PageR
 import { present, restRoute, type RestRoute } from "../route.js";
 import { RELEASE_ORIGINS, SYSTEM_AVAILABILITIES, ToolRelease, ToolReleaseList, type RestToolRelease } from "../views.js";
 
-/** Everything a tool release shows in REST (service.md 2.4), in GraphQL terms (`id` is the plain UUID). */
+/** Everything a tool release shows in REST, in GraphQL terms (`id` is the plain UUID). */
 export const TOOL_RELEASE_FIELDS = graphql(`
   fragment ToolReleaseFields on ToolRelease {
     id: uuid
