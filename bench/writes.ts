@@ -12,7 +12,7 @@ import { migrateDatabase } from "../src/db/migrations.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import { createScratchDatabase } from "../src/db/scratch-database.js";
 import { median, untilIdle, type LoadSettings } from "./measure.js";
-import { cpuMillis, postgresCpuMillis, rssBytes } from "./proc.js";
+import { cpuMillis, postgresCpuByProcess, postgresCpuSince, rssBytes } from "./proc.js";
 import { startFloor, startToolgate, type RunningServer } from "./servers.js";
 import { seedTenants, type TenantsSeed, type TenantsShape } from "./tenants-dataset.js";
 
@@ -139,21 +139,26 @@ export async function writeLoops(url: string, targets: readonly Target[], stop: 
   );
 }
 
+/** A warm-up lasts --warmup seconds and at least this many writes (up to the longest run): JIT and statement caches warm. */
+export const WARMUP_WRITES = 300;
+
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!);
 
-/** Warm-up, then the measured window: writes, latencies and CPU between its two samples. */
+/** Warm-up (see WARMUP_WRITES), then the measured window: writes, latencies and CPU between its two samples. */
 async function runOnce(server: RunningServer, targets: readonly Target[], load: LoadSettings, postgresDatabase: string | undefined): Promise<WritesRun> {
   const tally: Tally = { writes: 0, errors: 0, firstErrors: [], latenciesMs: [] };
   let stop!: () => void;
   const loops = writeLoops(server.url, targets, new Promise<void>((resolve) => (stop = resolve)), tally);
-  const databaseCpu = () => (postgresDatabase === undefined ? 0 : postgresCpuMillis(postgresDatabase));
+  const databaseCpu = () => (postgresDatabase === undefined ? new Map<number, number>() : postgresCpuByProcess(postgresDatabase));
+  const warmupStarted = performance.now();
   await new Promise((resolve) => setTimeout(resolve, load.warmupSeconds * 1000));
+  while (tally.writes < WARMUP_WRITES && performance.now() - warmupStarted < load.maxRunSeconds * 1000) await new Promise((resolve) => setTimeout(resolve, 100));
   const before = { at: performance.now(), cpu: cpuMillis(server.pid), database: databaseCpu(), harness: process.cpuUsage(), writes: tally.writes, latencies: tally.latenciesMs.length, errors: tally.errors };
   await new Promise((resolve) => setTimeout(resolve, load.durationSeconds * 1000));
   const seconds = (performance.now() - before.at) / 1000;
   const writes = tally.writes - before.writes;
   const cpu = cpuMillis(server.pid) - before.cpu;
-  const database = databaseCpu() - before.database;
+  const database = postgresCpuSince(before.database, databaseCpu());
   const harness = process.cpuUsage(before.harness);
   const latencies = tally.latenciesMs.slice(before.latencies).sort((a, b) => a - b);
   const errors = tally.errors - before.errors;
