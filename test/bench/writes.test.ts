@@ -12,6 +12,7 @@ import { sqliteFilePath } from "../../src/db/connection.js";
 import { createFloorServer, openFloorStore } from "../../bench/floor/app.js";
 import type { FloorStore } from "../../bench/floor/store.js";
 import { seedTenants, type TenantsSeed } from "../../bench/tenants-dataset.js";
+import { writeLoops, writeTargets } from "../../bench/writes.js";
 import { startTestService, type TestService } from "../helpers/service.js";
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -125,5 +126,20 @@ describe("benchmark writes: the floor writes what toolgate writes [sqlite]", () 
     const other = seed.accounts[2]!.environmentIds[0]!;
     const response = await fetch(`${floorUrl}/v1/envs/${other}/tool-middlewares`, { method: "POST", headers: { authorization: `Bearer ${seed.accounts[1]!.token}`, "content-type": "application/json" }, body });
     expect(response.status).toBe(404);
+  });
+
+  it("drives create+delete loops against both without errors, leaving no spare release granted", async () => {
+    for (const variant of ["distinct", "oneEnvironment"] as const) {
+      for (const url of [floorUrl, service.url]) {
+        const tally = { writes: 0, errors: 0, firstErrors: [] as string[], latenciesMs: [] as number[] };
+        await writeLoops(url, writeTargets(seed, variant, 3), new Promise((resolve) => setTimeout(resolve, 300)), tally);
+        expect(tally.errors, tally.firstErrors.join("\n")).toBe(0);
+        expect(tally.writes).toBeGreaterThanOrEqual(6);
+        expect(tally.writes % 2).toBe(0);
+      }
+    }
+    // The refusal test's grant of account 0's spare included: the loops' first create answered it, and they deleted it.
+    const spares = seed.accounts.map((account) => account.spareReleaseId);
+    expect(await service.db.grant.count({ where: { releaseId: { in: spares }, lifecycle: "active" } })).toBe(0);
   });
 });
