@@ -8,6 +8,9 @@ import { DEFAULT_WRITE_RATES } from "./tenants.js";
 
 /** The many-tenant scenario (bench/tenants.ts): its own data set, so chosen by name only. */
 export const TENANTS_SCENARIO = "tenants";
+/** The write scenario (bench/writes.ts): its own data set, so chosen by name only. */
+export const WRITES_SCENARIO = "writes";
+const OWN_DATASET_SCENARIOS = [TENANTS_SCENARIO, WRITES_SCENARIO];
 
 export const USAGE = `usage: npm run bench -- [options]
 
@@ -21,7 +24,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --connections N               concurrent connections (default 32)
   --scenario ID                 only this scenario (repeatable): ${SCENARIOS.map((scenario) => scenario.id).join(", ")};
                                 or ${TENANTS_SCENARIO}: 40 accounts reading their own keys while others write
-                                (its own data set; not part of the default run)
+                                (its own data set; not part of the default run);
+                                or ${WRITES_SCENARIO}: grant-and-delete loops, one per connection, against the floor's
+                                writes (its own data set; not part of the default run)
   --writes R,R,…                tenants: write rates per second to measure (default ${DEFAULT_WRITE_RATES.join(",")})
   --read-cache MB               toolgate's TOOLGATE_READ_CACHE_MB (default: its own, 16); 0 measures
                                 every read executed, as before the read cache
@@ -35,6 +40,8 @@ export interface BenchOptions {
   scenarioIds: string[];
   /** --scenario tenants was asked for. */
   tenants: boolean;
+  /** --scenario writes was asked for. */
+  writes: boolean;
   writeRates: number[];
   quick: boolean;
   /** TOOLGATE_READ_CACHE_MB for toolgate; undefined: toolgate's default. */
@@ -81,8 +88,8 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
   const databases: Record<string, DatabaseProvider[]> = { sqlite: ["sqlite"], postgresql: ["postgresql"], both: ["sqlite", "postgresql"] };
   if (!databases[values.db]) throw new OptionsError(`--db: "${values.db}" is not one of sqlite, postgresql, both`);
   const known = SCENARIOS.map((scenario) => scenario.id);
-  const unknown = (values.scenario ?? []).filter((id) => !known.includes(id) && id !== TENANTS_SCENARIO);
-  if (unknown.length > 0) throw new OptionsError(`--scenario: unknown ${unknown.join(", ")}; known: ${[...known, TENANTS_SCENARIO].join(", ")}`);
+  const unknown = (values.scenario ?? []).filter((id) => !known.includes(id) && !OWN_DATASET_SCENARIOS.includes(id));
+  if (unknown.length > 0) throw new OptionsError(`--scenario: unknown ${unknown.join(", ")}; known: ${[...known, ...OWN_DATASET_SCENARIOS].join(", ")}`);
   const quick = values.quick;
   const connections = Math.round(positiveNumber("connections", values.connections, 32));
   return {
@@ -97,8 +104,9 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       maxRunSeconds: 30,
       timeoutSeconds: 60,
     },
-    scenarioIds: values.scenario?.filter((id) => id !== TENANTS_SCENARIO) ?? known,
+    scenarioIds: values.scenario?.filter((id) => !OWN_DATASET_SCENARIOS.includes(id)) ?? known,
     tenants: values.scenario?.includes(TENANTS_SCENARIO) ?? false,
+    writes: values.scenario?.includes(WRITES_SCENARIO) ?? false,
     writeRates: values.writes === undefined ? DEFAULT_WRITE_RATES : values.writes.split(",").map((rate) => nonNegativeNumber("writes", rate)),
     quick,
     readCacheMb: values["read-cache"] === undefined ? undefined : nonNegativeNumber("read-cache", values["read-cache"]),

@@ -42,16 +42,34 @@ const CLIENT_BACKEND = /\d+\.\d+\.\d+\.\d+\(\d+\)|\[local\]|\[?[0-9a-f:]+\]?\(\d
  */
 export function postgresCpuMillis(databaseName: string): number {
   let total = 0;
+  for (const millis of postgresCpuByProcess(databaseName).values()) total += millis;
+  return total;
+}
+
+/** postgresCpuMillis per process id. */
+export function postgresCpuByProcess(databaseName: string): Map<number, number> {
+  const byProcess = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
       const title = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
       if (CLIENT_BACKEND.test(title) && !title.includes(` ${databaseName} `)) continue;
-      total += cpuMillis(Number(entry));
+      byProcess.set(Number(entry), cpuMillis(Number(entry)));
     } catch {
       // The process exited meanwhile.
     }
   }
+  return byProcess;
+}
+
+/**
+ * The CPU the processes of `after` used since `before` (both postgresCpuByProcess): a process that
+ * exited in between (a pool closing an idle connection) is left out rather than subtracted, one
+ * that started counts whole.
+ */
+export function postgresCpuSince(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let total = 0;
+  for (const [pid, millis] of after) total += millis - (before.get(pid) ?? 0);
   return total;
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import type { SeedSummary } from "./dataset.js";
 import type { LoadSettings, ScenarioMeasurement, ServerMeasurement } from "./measure.js";
+import { WRITES_TARGET, type WritesResult } from "./writes.js";
 import { TENANT_SERVER_TITLES, TENANTS_TARGETS, type TenantServerId, type TenantServerMeasurement, type TenantsResult } from "./tenants.js";
 
 /** The issue's target for the server's RSS after the run. */
@@ -36,6 +37,8 @@ export interface BenchResults {
   databases: DatabaseResult[];
   /** `--scenario tenants`: the many-tenant scenario, per database. */
   tenants?: TenantsResult[];
+  /** `--scenario writes`: grant-and-delete loops against the floor's writes, per database. */
+  writes?: WritesResult[];
   /** The whole `npm run bench`, seeding and start-ups included. */
   totalSeconds: number;
 }
@@ -159,4 +162,36 @@ export function formatTenantsDataset(results: TenantsResult[]): string {
       );
     })
     .join("\n");
+}
+
+/** The writes table: per database and variant, each server's writes/s, latency, CPU per write and the CPU ratio. */
+export function formatWritesTable(results: WritesResult[]): string {
+  const withDatabase = results.some((result) => result.database === "postgresql");
+  const header = ["db", "variant", "server", "writes/s", "p50 ms", "p99 ms", "errors", "CPU ms/write", ...(withDatabase ? ["db CPU ms/write"] : []), "harness CPU", "floor CPU / CPU", "target"];
+  const lines = [row(header), row(header.map((_, index) => (index < 3 ? "---" : "---:")))];
+  for (const result of results) {
+    for (const variant of result.variants) {
+      for (const id of ["floor", "toolgate"] as const) {
+        const server = variant.servers[id];
+        const ratio = server.cpuRatio === null ? "–" : `${server.cpuRatio.toFixed(2)}${server.cpuRatio < WRITES_TARGET ? " ✗" : ""}`;
+        lines.push(
+          row([
+            result.database,
+            variant.title,
+            id,
+            rateOf(server.writesPerSecond),
+            ms(server.p50Ms),
+            ms(server.p99Ms),
+            String(server.errors),
+            cpu(server.cpuPerWriteMs),
+            ...(result.database === "postgresql" ? [cpu(server.databaseCpuPerWriteMs)] : withDatabase ? ["–"] : []),
+            percent(server.harnessCpuShare),
+            id === "floor" ? "" : ratio,
+            id === "floor" ? "" : `≥ ${WRITES_TARGET}`,
+          ]),
+        );
+      }
+    }
+  }
+  return lines.join("\n");
 }

@@ -13,11 +13,12 @@ import { startLoader, type Loader } from "./loader.js";
 import { measureScenario, median, type ScenarioMeasurement } from "./measure.js";
 import { OptionsError, parseOptions, USAGE, type BenchOptions } from "./options.js";
 import { rssBytes } from "./proc.js";
-import { defaultResultsPath, formatStartup, formatTable, formatTenantsDataset, formatTenantsTable, writeResults, type BenchResults, type DatabaseResult } from "./report.js";
+import { defaultResultsPath, formatStartup, formatTable, formatTenantsDataset, formatTenantsTable, formatWritesTable, writeResults, type BenchResults, type DatabaseResult } from "./report.js";
 import { SCENARIOS } from "./scenarios.js";
 import { startFloor, startToolgate } from "./servers.js";
 import { timeHelp } from "./startup.js";
 import { benchTenants, type TenantsResult } from "./tenants.js";
+import { benchWrites, WRITES_TARGET, type WritesResult } from "./writes.js";
 
 const log = (line: string) => console.error(line);
 
@@ -116,10 +117,12 @@ async function main(): Promise<void> {
   const loader = startLoader();
   const databases: DatabaseResult[] = [];
   const tenants: TenantsResult[] = [];
+  const writes: WritesResult[] = [];
   try {
     for (const provider of options.databases) {
       if (options.scenarioIds.length > 0) databases.push(await benchDatabase(provider, options, loader));
       if (options.tenants) tenants.push(await benchTenants(provider, { postgresUrl: options.postgresUrl, load: options.load, writeRates: options.writeRates }, loader, log));
+      if (options.writes) writes.push(await benchWrites(provider, { postgresUrl: options.postgresUrl, load: options.load }, log));
     }
   } finally {
     loader.close();
@@ -133,6 +136,7 @@ async function main(): Promise<void> {
     startup: { helpMs: help.medianMs, helpSamplesMs: help.samplesMs },
     databases,
     ...(tenants.length > 0 ? { tenants } : {}),
+    ...(writes.length > 0 ? { writes } : {}),
     totalSeconds: (performance.now() - started) / 1000,
   };
   const { connections, durationSeconds, runs } = options.load;
@@ -147,6 +151,10 @@ async function main(): Promise<void> {
     console.log(`${databases.length > 0 ? "\n" : ""}Many tenants: reads of ${connections} connections (Zipf over every key, each with its owner's token) while the harness writes; floor CPU / CPU is the floor's CPU per request over the server's\n`);
     console.log(formatTenantsTable(tenants));
     console.log(`\n${formatTenantsDataset(tenants)}`);
+  }
+  if (writes.length > 0) {
+    console.log(`${databases.length + tenants.length > 0 ? "\n" : ""}Writes: ${connections} connections, each granting a release and deleting the grant again; CPU per write (a create or a delete); floor CPU / CPU is the floor's CPU per write over toolgate's (target ≥ ${WRITES_TARGET})\n`);
+    console.log(formatWritesTable(writes));
   }
   const out = options.out ?? (options.quick ? undefined : defaultResultsPath(fileURLToPath(new URL("results", import.meta.url)), results.date.slice(0, 10)));
   if (out) {

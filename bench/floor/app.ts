@@ -1,6 +1,7 @@
 // The floor: the least a server must do to answer the benchmark's requests — node:http, the token
 // checked with one prepared statement, the data read with prepared statements, JSON written by
-// hand. A yardstick for `npm run bench`, never a product path.
+// hand; the writes of the writes scenario (grant by id, delete a grant) one transaction of prepared
+// statements each (writes.ts). A yardstick for `npm run bench`, never a product path.
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { providerOf, sqliteFilePath } from "../../src/db/connection.js";
@@ -9,6 +10,7 @@ import { openPostgresStore } from "./postgres-store.js";
 import { environmentGrantsJson, grantViewListPieces, grantViewPieces, releaseJson } from "./render.js";
 import { openSqliteStore } from "./sqlite-store.js";
 import type { FloorActor, FloorStore } from "./store.js";
+import { createGrantSteps, deleteGrantSteps, FloorRefusal, type WriteOutcome } from "./writes.js";
 
 const HEALTHZ = '{"status":"ok"}';
 const UUID = "([0-9a-f-]{36})";
@@ -46,6 +48,30 @@ async function authenticated(store: FloorStore, request: IncomingMessage): Promi
   return secret === undefined ? undefined : store.actor(createHash("sha256").update(secret).digest("hex"));
 }
 
+/** The one creation the floor knows: `{"release": {"type": "ById", "releaseId": "…"}, "automatic"?: boolean}`. */
+function creationOf(text: string): { releaseId: string; automatic: boolean } | undefined {
+  const body = JSON.parse(text) as { release?: { type?: unknown; releaseId?: unknown }; automatic?: unknown };
+  const automatic = body.automatic ?? false;
+  if (body.release?.type !== "ById" || typeof body.release.releaseId !== "string" || typeof automatic !== "boolean") return undefined;
+  return { releaseId: body.release.releaseId, automatic };
+}
+
+async function sendWrite(store: FloorStore, response: ServerResponse, write: Parameters<FloorStore["write"]>[0]): Promise<void> {
+  let outcome: WriteOutcome;
+  try {
+    outcome = (await store.write(write)) as WriteOutcome;
+  } catch (error) {
+    if (!(error instanceof FloorRefusal)) throw error;
+    return send(response, error.status, `{"error":${JSON.stringify(error.code)}}`);
+  }
+  if (outcome.status === 204) {
+    response.writeHead(204);
+    response.end();
+    return;
+  }
+  send(response, 200, grantViewPieces(outcome.view));
+}
+
 async function answer(store: FloorStore, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const path = request.url ?? "/";
   if (request.method === "GET" && path === "/healthz") return send(response, 200, HEALTHZ);
@@ -64,6 +90,14 @@ async function answer(store: FloorStore, request: IncomingMessage, response: Ser
   if (request.method === "GET" && (match = LIST_PATH.exec(path))) {
     if ((await store.environmentName(actor, match[1]!)) === undefined) return notFound();
     return send(response, 200, grantViewListPieces(await store.activeGrantViews(match[1]!)));
+  }
+  if (request.method === "POST" && (match = LIST_PATH.exec(path))) {
+    const creation = creationOf(await readBody(request));
+    if (!creation) return send(response, 400, '{"error":"the floor grants by id only"}');
+    return sendWrite(store, response, createGrantSteps(store.dialect, actor, match[1]!, creation.releaseId, creation.automatic));
+  }
+  if (request.method === "DELETE" && (match = GRANT_PATH.exec(path))) {
+    return sendWrite(store, response, deleteGrantSteps(store.dialect, actor, match[1]!));
   }
   if (request.method === "POST" && path === "/graphql") {
     const { query, variables } = JSON.parse(await readBody(request)) as { query?: string; variables?: { id?: string } };

@@ -2,12 +2,32 @@
 // pool as large as toolgate's default.
 import pg from "pg";
 import { DEFAULT_POSTGRES_SETTINGS } from "../../src/db/connection.js";
+import type { Steps, WriteDialect } from "./writes.js";
 import { ACTIVE_GRANT, GRANT_JOINS, GRANT_ORDER, GRANT_VIEW_COLUMNS, type FloorActor, type FloorStore, type GrantViewRow, type ReleaseRow } from "./store.js";
 
 const TIMESTAMP_OID = 1114;
 
 /** Prisma's TIMESTAMP(3) columns hold UTC without a zone; read as text, answered as toolgate does (`…05.678Z`). */
 const iso = (stored: string) => new Date(`${stored.replace(" ", "T")}Z`).toISOString();
+
+/** What the writes bind: booleans as such, DateTime as ISO text (a TIMESTAMP without zone takes the UTC time, ignoring the `Z`). */
+const DIALECT: WriteDialect = {
+  postgres: true,
+  bool: (value) => value,
+  stamp: (date) => date.toISOString(),
+  iso: (stored) => iso(stored as string),
+};
+
+/** `?` placeholders numbered: `$1`, `$2`, … */
+const numbered = new Map<string, string>();
+function postgresText(sql: string): string {
+  let text = numbered.get(sql);
+  if (text === undefined) {
+    let index = 0;
+    numbered.set(sql, (text = sql.replace(/\?/g, () => `$${++index}`)));
+  }
+  return text;
+}
 
 const VISIBLE_ENVIRONMENT = `($3::boolean OR e."ownerAccountId" = $2
   OR EXISTS (SELECT 1 FROM "EnvironmentShare" s WHERE s."environmentId" = e."id" AND s."accountId" = $2))`;
@@ -32,6 +52,27 @@ export function openPostgresStore(databaseUrl: string): FloorStore {
   const scoped = (actor: FloorActor, id: string) => [id, actor.id, actor.admin];
   const grantViewRow = (row: GrantViewRow): GrantViewRow => ({ ...row, createdAt: iso(row.createdAt), stateChangedAt: iso(row.stateChangedAt) });
   return {
+    dialect: DIALECT,
+    /** One READ COMMITTED transaction on one pooled client, as toolgate's writeTransaction on PostgreSQL. */
+    async write(steps) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN ISOLATION LEVEL READ COMMITTED");
+        let next = steps.next();
+        while (!next.done) {
+          const step = next.value;
+          const result = await client.query({ name: step.name, text: postgresText(step.sql), values: step.params });
+          next = steps.next(step.mode === "get" ? result.rows[0] : step.mode === "all" ? result.rows : result.rowCount);
+        }
+        await client.query("COMMIT");
+        return next.value;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
     async actor(secretHash) {
       const [row] = await rows<{ id: string; admin: boolean; revokedAt: string | null; expiresAt: string | null }>("actor", [secretHash]);
       if (!row || row.revokedAt !== null || (row.expiresAt !== null && new Date(iso(row.expiresAt)) <= new Date())) return undefined;

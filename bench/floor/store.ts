@@ -1,5 +1,6 @@
 // What the floor reads: one interface, one prepared-statement implementation per database. Rows
 // come back with JSON-ready values (booleans, ISO-8601 timestamps) and the stored definition text.
+import type { Steps, WriteDialect } from "./writes.js";
 
 export interface FloorActor {
   id: string;
@@ -73,6 +74,10 @@ export interface FloorStore {
   environmentName(actor: FloorActor, environmentId: string): Promise<string | undefined>;
   activeGrantViews(environmentId: string): Promise<GrantViewRow[]>;
   activeGrantSummaries(environmentId: string): Promise<GrantSummaryRow[]>;
+  /** Runs a write (bench/floor/writes.ts) in one transaction; a FloorRefusal rolls it back. */
+  write<T>(steps: Steps<T>): Promise<T>;
+  /** How this database binds and reads back what the writes store. */
+  readonly dialect: WriteDialect;
   close(): Promise<void>;
 }
 
