@@ -49,14 +49,7 @@ export async function flushEvents(tx: Db): Promise<number> {
   buffers.delete(tx);
   if (events.length === 0) return 0;
   const sql = dialectOf(tx);
-  const streams = new Set<string>();
-  for (const event of events) {
-    streams.add(accountStream(event.accountId));
-    if (event.environmentId) streams.add(environmentStream(event.environmentId));
-    if (event.actorAccountId) streams.add(accountStream(event.actorAccountId));
-  }
-  for (const account of await audienceOf(tx, sql, events)) streams.add(accountStream(account));
-  const ids = await issueIds(tx, sql, [...streams].sort(), events.length);
+  const ids = await issueIds(tx, sql, events);
   await tx.changeEvent.createMany({ data: events.map((event, index) => ({ ...event, id: ids[index]! })) });
   const notices: ChangeNotice[] = events.map((event, index) => ({ id: ids[index]!, type: event.type, environmentId: event.environmentId, accountId: event.accountId }));
   // NOTIFY is transactional: it is delivered, to every replica, only if the transaction commits.
@@ -67,73 +60,89 @@ export async function flushEvents(tx: Db): Promise<number> {
 
 /** Moves the system stream's head (retention deleted events): every kept answer is re-checked. */
 export async function touchSystemStream(db: Db): Promise<void> {
-  const sql = dialectOf(db);
-  await db.$queryRawUnsafe(upsertHeads(sql, 1), SYSTEM_STREAM, uuidv7obj().toString());
+  const upsert = new Statement(dialectOf(db));
+  await db.$executeRawUnsafe(`INSERT INTO "StreamHead" ("stream", "head") VALUES (${upsert.bind(SYSTEM_STREAM)}, ${upsert.bind(uuidv7obj().toString())}) ${KEEP_NEWER_HEAD}`, ...upsert.args);
 }
 
 interface Dialect {
   postgres: boolean;
-  /** The placeholder of the parameter at `index` (from 0). */
+  /** The placeholder of the text parameter at `index` (from 0); SQLite binds `?` in order of appearance. */
   parameter(index: number): string;
 }
 
 function dialectOf(db: Db): Dialect {
   const postgres = providerOfClient(db) === "postgresql";
-  return { postgres, parameter: postgres ? (index) => `$${index + 1}` : () => "?" };
+  return { postgres, parameter: postgres ? (index) => `$${index + 1}::text` : () => "?" };
 }
 
-function placeholders(sql: Dialect, from: number, count: number): string {
-  return Array.from({ length: count }, (_, index) => sql.parameter(from + index)).join(", ");
-}
+/** Builds a statement's text and its arguments together, so that placeholders follow their order of appearance. */
+class Statement {
+  readonly args: string[] = [];
+  constructor(private readonly sql: Dialect) {}
 
-/** Accounts other than the events' own whose reads may change: see the header. */
-async function audienceOf(tx: Db, sql: Dialect, events: readonly PendingEvent[]): Promise<string[]> {
-  const environments = [...new Set(events.flatMap((event) => (event.environmentId ? [event.environmentId] : [])))];
-  const releases = [...new Set(events.flatMap((event) => (event.releaseId && event.type.startsWith("release-") ? [event.releaseId] : [])))];
-  const parts: string[] = [];
-  const args: string[] = [];
-  const list = (values: string[]) => {
-    const text = placeholders(sql, args.length, values.length);
-    args.push(...values);
-    return text;
-  };
-  if (environments.length > 0) {
-    parts.push(`SELECT "ownerAccountId" AS "account" FROM "Environment" WHERE "id" IN (${list(environments)})`);
-    parts.push(`SELECT "accountId" AS "account" FROM "EnvironmentShare" WHERE "environmentId" IN (${list(environments)})`);
+  bind(value: string): string {
+    this.args.push(value);
+    return this.sql.parameter(this.args.length - 1);
   }
-  if (releases.length > 0) {
-    parts.push(`SELECT e."ownerAccountId" AS "account" FROM "Grant" g JOIN "Environment" e ON e."id" = g."environmentId" WHERE g."releaseId" IN (${list(releases)})`);
-    parts.push(`SELECT s."accountId" AS "account" FROM "Grant" g JOIN "EnvironmentShare" s ON s."environmentId" = g."environmentId" WHERE g."releaseId" IN (${list(releases)})`);
+
+  list(values: readonly string[]): string {
+    return values.map((value) => this.bind(value)).join(", ");
   }
-  if (parts.length === 0) return [];
-  const rows = await tx.$queryRawUnsafe<{ account: string }[]>(parts.join(" UNION "), ...args);
-  return rows.map((row) => row.account);
 }
 
 /**
- * `count` ids in order, above every head of `streams` (sorted, so that two writers lock shared heads
- * in one order), which then point at the last of them. The heads stay locked until commit.
+ * The streams `events` touch, as a query of "stream" rows: each event's account and environment,
+ * its actor's account, and its audience (see the header): the environments' owners and sharers,
+ * and for a release's own transitions, the owners and sharers of the environments granting it.
  */
-async function issueIds(tx: Db, sql: Dialect, streams: readonly string[], count: number): Promise<string[]> {
-  let ids = Array.from({ length: count }, () => uuidv7obj());
+function touchedStreams(statement: Statement, events: readonly PendingEvent[]): string {
+  const own = new Set<string>();
+  for (const event of events) {
+    own.add(accountStream(event.accountId));
+    if (event.environmentId) own.add(environmentStream(event.environmentId));
+    if (event.actorAccountId) own.add(accountStream(event.actorAccountId));
+  }
+  const environments = [...new Set(events.flatMap((event) => (event.environmentId ? [event.environmentId] : [])))];
+  const releases = [...new Set(events.flatMap((event) => (event.releaseId && event.type.startsWith("release-") ? [event.releaseId] : [])))];
+  const parts = [...own].map((stream) => `SELECT ${statement.bind(stream)} AS "stream"`);
+  const account = (column: string) => `'account:' || ${column} AS "stream"`;
+  if (environments.length > 0) {
+    parts.push(`SELECT ${account(`"ownerAccountId"`)} FROM "Environment" WHERE "id" IN (${statement.list(environments)})`);
+    parts.push(`SELECT ${account(`"accountId"`)} FROM "EnvironmentShare" WHERE "environmentId" IN (${statement.list(environments)})`);
+  }
+  if (releases.length > 0) {
+    parts.push(`SELECT ${account(`e."ownerAccountId"`)} FROM "Grant" g JOIN "Environment" e ON e."id" = g."environmentId" WHERE g."releaseId" IN (${statement.list(releases)})`);
+    parts.push(`SELECT ${account(`s."accountId"`)} FROM "Grant" g JOIN "EnvironmentShare" s ON s."environmentId" = g."environmentId" WHERE g."releaseId" IN (${statement.list(releases)})`);
+  }
+  return parts.join(" UNION ");
+}
+
+/**
+ * Ids for `events`, in order, above every head of the streams they touch, whose heads then point at
+ * the last of them: one statement that upserts the heads in sorted order (so two writers lock
+ * shared heads in one order), holding them until commit.
+ */
+async function issueIds(tx: Db, sql: Dialect, events: readonly PendingEvent[]): Promise<string[]> {
+  let ids = events.map(() => uuidv7obj());
   const last = () => ids[ids.length - 1]!.toString();
-  const args = streams.flatMap((stream) => [stream, last()]);
-  const heads = await tx.$queryRawUnsafe<{ stream: string; head: string }[]>(upsertHeads(sql, streams.length), ...args);
-  const newest = heads.reduce((max, { head }) => (head > max ? head : max), last());
+  const upsert = new Statement(sql);
+  const head = upsert.bind(last());
+  // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
+  const text = `INSERT INTO "StreamHead" ("stream", "head") SELECT "stream", ${head} FROM (${touchedStreams(upsert, events)}) AS "touched" WHERE true ORDER BY "stream"
+    ${KEEP_NEWER_HEAD} RETURNING "stream", "head"`;
+  const heads = await tx.$queryRawUnsafe<{ stream: string; head: string }[]>(text, ...upsert.args);
+  const newest = heads.reduce((max, { head: stored }) => (stored > max ? stored : max), last());
   if (newest === last()) return ids.map(String);
   // A head above our clock's ids (another replica's clock runs ahead): continue after it.
-  ids = successorsOf(newest, count);
-  await tx.$executeRawUnsafe(`UPDATE "StreamHead" SET "head" = ${sql.parameter(0)} WHERE "stream" IN (${placeholders(sql, 1, streams.length)})`, last(), ...streams);
+  ids = successorsOf(newest, events.length);
+  const update = new Statement(sql);
+  const moved = update.bind(last());
+  await tx.$executeRawUnsafe(`UPDATE "StreamHead" SET "head" = ${moved} WHERE "stream" IN (${update.list(heads.map((row) => row.stream))})`, ...update.args);
   return ids.map(String);
 }
 
-/** Sets each (stream, head) pair's head unless it is older than the stored one; answers the heads now stored. */
-function upsertHeads(sql: Dialect, pairs: number): string {
-  const values = Array.from({ length: pairs }, (_, index) => `(${sql.parameter(2 * index)}, ${sql.parameter(2 * index + 1)})`).join(", ");
-  return `INSERT INTO "StreamHead" ("stream", "head") VALUES ${values}
-    ON CONFLICT ("stream") DO UPDATE SET "head" = CASE WHEN excluded."head" > "StreamHead"."head" THEN excluded."head" ELSE "StreamHead"."head" END
-    RETURNING "stream", "head"`;
-}
+/** An upsert's conflict clause: a head only moves forward. */
+const KEEP_NEWER_HEAD = `ON CONFLICT ("stream") DO UPDATE SET "head" = CASE WHEN excluded."head" > "StreamHead"."head" THEN excluded."head" ELSE "StreamHead"."head" END`;
 
 const IDS_PER_MILLISECOND = 4096;
 
