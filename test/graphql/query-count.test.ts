@@ -59,8 +59,6 @@ const ACTIVE_GRANTS_WITH_RELEASES = /* GraphQL */ `
   }
 `;
 
-const unquoted = (identifier: string) => identifier.replace(/^[`"]|[`"]$/g, "");
-
 describeEachDatabase("nested reads cost a constant number of database queries", (provider) => {
   let service: CountingService;
   let world: World;
@@ -159,16 +157,24 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
 
     expect(data.environment.activeGrants).toHaveLength(3);
     expect(data.environment.activeGrants[0].release.owner.name).toEqual(expect.any(String));
-    const selectedByTable = new Map<string, Set<string>>();
+    // Every column the statements name, by table: selected (plain, or inside the JSON objects that
+    // PostgreSQL's joined reads build), filtered on or ordered by.
+    const namedByTable = new Map<string, Set<string>>();
     for (const statement of statements) {
-      const match = /^SELECT (.*?) FROM ([^ ]+)/s.exec(statement);
-      if (!match) continue;
-      const table = unquoted(match[2]!.split(".").pop()!);
-      const columns = selectedByTable.get(table) ?? new Set<string>();
-      for (const item of match[1]!.split(",")) columns.add(unquoted(item.trim().split(/\s+AS\s+/i)[0]!.split(".").pop()!));
-      selectedByTable.set(table, columns);
+      const tableOfAlias = new Map<string, string>();
+      for (const [, table, alias] of statement.matchAll(/FROM [`"]\w+[`"]\.[`"](\w+)[`"](?: AS [`"](\w+)[`"])?/g)) tableOfAlias.set(alias ?? table!, table!);
+      for (const [, qualifier, column] of statement.matchAll(/[`"](\w+)[`"]\.[`"](\w+)[`"](?!\.)/g)) {
+        const table = tableOfAlias.get(qualifier!);
+        if (!table) continue;
+        const columns = namedByTable.get(table) ?? new Set<string>();
+        namedByTable.set(table, columns.add(column!));
+      }
     }
-    expect([...selectedByTable.get("ToolRelease")!].sort()).toEqual(["id", "name", "ownerAccountId", "version"]);
-    expect([...selectedByTable.get("Grant")!].sort()).toEqual(["environmentId", "id", "releaseId"]);
+    const heavyOrBookkeeping = ["definition", "metadataDigest", "sourceDigest", "componentId", "componentName", "createdById", "stateChangedById", "stateChangedAt"];
+    expect(namedByTable.get("ToolRelease")).toBeDefined();
+    expect(namedByTable.get("Grant")).toBeDefined();
+    expect([...namedByTable.get("ToolRelease")!].filter((column) => heavyOrBookkeeping.includes(column))).toEqual([]);
+    expect([...namedByTable.get("Grant")!].filter((column) => [...heavyOrBookkeeping, "protected", "automatic", "followCoordinates"].includes(column))).toEqual([]);
+    expect([...namedByTable.get("ToolRelease")!]).toEqual(expect.arrayContaining(["id", "name", "version", "ownerAccountId"]));
   });
 });
