@@ -1,5 +1,5 @@
 // ToolRelease: an account's published, immutable tool middleware definition.
-import type { Grant, ToolRelease } from "../../db/generated/sqlite/client.js";
+import type { Grant } from "../../db/generated/sqlite/client.js";
 import { releaseGrantsWhere } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
 import { PagedList } from "../pagination.js";
