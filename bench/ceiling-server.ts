@@ -23,6 +23,12 @@ const schema = makeExecutableSchema({
   resolvers: { Query: { environment: () => answer.environment } },
 });
 
+function yogaHandler(): (request: IncomingMessage, response: ServerResponse) => void {
+  const yoga = createYoga({ schema, fetchAPI: { Request, Response }, logging: false, graphiql: false, maskedErrors: true });
+  // Yoga answers every request itself, errors included: nothing waits for the promise it returns.
+  return (request, response) => void yoga(request, response);
+}
+
 function graphqlJsHandler(): (request: IncomingMessage, response: ServerResponse) => void {
   const documents = new Map<string, DocumentNode>();
   return (request, response) => {
@@ -45,9 +51,6 @@ function graphqlJsHandler(): (request: IncomingMessage, response: ServerResponse
   };
 }
 
-const server =
-  mode === "yoga"
-    ? createServer(createYoga({ schema, fetchAPI: { Request, Response }, logging: false, graphiql: false, maskedErrors: true }))
-    : createServer(graphqlJsHandler());
+const server = createServer(mode === "yoga" ? yogaHandler() : graphqlJsHandler());
 server.listen(0, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`));
 process.on("SIGTERM", () => server.close(() => process.exit(0)));

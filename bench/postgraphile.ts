@@ -29,7 +29,7 @@ await new Promise((r) => setTimeout(r, 8000));
 const pgUrl = `http://127.0.0.1:${port}`;
 const pgRequests = [{ method: "POST" as const, path: "/graphql", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: PG_QUERY, variables: { id: subject.environmentId } }) }];
 const check = await fetch(pgUrl + "/graphql", { method: "POST", headers: pgRequests[0]!.headers, body: pgRequests[0]!.body });
-const checkBody = await check.json() as any;
+const checkBody = (await check.json()) as { errors?: unknown; data?: { environmentByRowId?: { grantsByEnvironmentId?: { nodes?: unknown[] } } } };
 console.log("postgraphile:", check.status, JSON.stringify(checkBody).slice(0, 300), "grants:", checkBody.data?.environmentByRowId?.grantsByEnvironmentId?.nodes?.length);
 if (check.status !== 200 || checkBody.errors) { pg.kill(); await scratch.drop(); throw new Error("PostGraphile did not answer the query"); }
 const floor = await startFloor(scratch.url);

@@ -119,7 +119,7 @@ export interface Config {
 }
 
 /** Where /metrics is served and what it asks for (docs/deploy.md). */
-export interface MetricsConfig {
+interface MetricsConfig {
   /** When set, /metrics requires `Authorization: Bearer <token>`. */
   token: string | undefined;
   /** When set, /metrics is served on this port only, not on the main one (0: any free port). */

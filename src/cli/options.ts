@@ -53,7 +53,7 @@ export const revokeOptions = (options: OptionValues) => checked(revokeInput, { i
 /** `--account ID` of the list commands: optional, a UUID when given. */
 export const listOptions = (options: OptionValues) => checked(environmentInput.pick({ accountId: true }).partial(), { accountId: text(options.account) });
 
-export const ADMIN_TOKEN_NAME = "admin (toolgate token create --admin)";
+const ADMIN_TOKEN_NAME = "admin (toolgate token create --admin)";
 
 /** `token create --admin`: the bootstrap admin's token; the account is found, not given. */
 export function adminTokenOptions(options: OptionValues) {

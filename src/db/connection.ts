@@ -14,7 +14,7 @@ import { statementNameOf } from "./statement-names.js";
  * better-sqlite3 waits for a lock synchronously, freezing the event loop; so it waits briefly and
  * writeTransaction retries SQLITE_BUSY asynchronously for up to its retry budget.
  */
-export const SQLITE_BUSY_TIMEOUT_MS = 20;
+const SQLITE_BUSY_TIMEOUT_MS = 20;
 
 export function providerOf(databaseUrl: string): DatabaseProvider {
   if (databaseUrl.startsWith("file:")) return "sqlite";

@@ -12,7 +12,7 @@ export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const sourceSchemaPath = path.join(projectRoot, "prisma", "schema.prisma");
 export const migrationsRoot = path.join(projectRoot, "prisma", "migrations");
 
-export function readSourceSchema(): string {
+function readSourceSchema(): string {
   return readFileSync(sourceSchemaPath, "utf8");
 }
 

@@ -9,7 +9,7 @@ export type StatementKind = (typeof STATEMENT_KINDS)[number];
 export type QueryObserver = (kind: StatementKind, seconds: number) => void;
 
 /** By the statement's first keyword; startsWith allocates nothing. */
-export function statementKind(sql: string): StatementKind {
+function statementKind(sql: string): StatementKind {
   if (sql.startsWith("SELECT") || sql.startsWith("WITH")) return "select";
   if (sql.startsWith("INSERT")) return "insert";
   if (sql.startsWith("UPDATE")) return "update";

@@ -12,7 +12,6 @@ import type { SchemaEngine } from "@prisma/schema-engine-wasm";
 import type { MigrationAdapter } from "./connection.js";
 import * as bindings from "@prisma/schema-engine-wasm/schema_engine_bg";
 
-export type { SchemaEngine };
 export const NO_FILTERS = { externalTables: [], externalEnums: [] };
 
 let instantiated: Promise<void> | undefined;

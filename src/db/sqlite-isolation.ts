@@ -13,7 +13,7 @@ import type {
 } from "@prisma/driver-adapter-utils";
 
 /** A FIFO mutex: `acquire` resolves with the function that releases it. */
-export class Gate {
+class Gate {
   #tail: Promise<void> = Promise.resolve();
 
   acquire(): Promise<() => void> {

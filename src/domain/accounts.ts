@@ -26,7 +26,7 @@ export interface IssuedToken {
   secret: string;
 }
 
-export const BOOTSTRAP_ADMIN_EMAIL = "admin@toolgate.local";
+const BOOTSTRAP_ADMIN_EMAIL = "admin@toolgate.local";
 
 export async function createAccount(db: Database, actor: Actor | "system", input: NewAccount): Promise<Account> {
   if (actor !== "system") requireAdmin(actor, "create accounts");

@@ -17,7 +17,7 @@ export interface GrantReconciliation {
   deletions: readonly string[];
 }
 
-export interface ReconciliationCreation {
+interface ReconciliationCreation {
   release: ReleaseSelectorInput;
   automatic?: boolean | null | undefined;
 }

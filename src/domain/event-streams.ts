@@ -26,9 +26,9 @@ export interface PendingEvent {
 }
 
 /** Moved by retention, which deletes events without recording any: every account depends on it. */
-export const SYSTEM_STREAM = "*";
-export const accountStream = (accountId: string) => `account:${accountId}`;
-export const environmentStream = (environmentId: string) => `environment:${environmentId}`;
+const SYSTEM_STREAM = "*";
+const accountStream = (accountId: string) => `account:${accountId}`;
+const environmentStream = (environmentId: string) => `environment:${environmentId}`;
 
 const buffers = new WeakMap<object, PendingEvent[]>();
 

@@ -30,7 +30,7 @@ export const CHANGE_EVENT_TYPES = [
 export type ChangeEventType = (typeof CHANGE_EVENT_TYPES)[number];
 
 /** The resource after the change, as stored in `state`. Secrets and definitions are left out. */
-export type EventSubject =
+type EventSubject =
   | { release: ToolRelease }
   | { grant: Grant }
   | { environment: Environment }

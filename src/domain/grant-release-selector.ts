@@ -51,7 +51,7 @@ export function parseReleaseSelector(input: ReleaseSelectorInput, path = "releas
     : { type, account: input.account!.trim().toLowerCase(), name: input.name!, version: input.version! };
 }
 
-export function describeSelector(selector: ReleaseSelector): string {
+function describeSelector(selector: ReleaseSelector): string {
   return selector.type === "ById" ? selector.releaseId : `${selector.account}/${selector.name}@${selector.version}`;
 }
 

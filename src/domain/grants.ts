@@ -31,11 +31,7 @@ const grantEvent = (type: ChangeEventType, actor: Actor | "system", environment:
   subject: { grant },
 });
 
-export { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
-
-export type GrantLifecycle = "active" | "deleted";
-
-export const grantConflict = (message: string) => new DomainError("ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_CONFLICT", message);
+const grantConflict = (message: string) => new DomainError("ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_CONFLICT", message);
 
 /** List order: release name, version, then creation; the id makes the order total for cursors. */
 export const GRANT_LIST_ORDER = [

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { holdsNul, NUL_PROBLEM } from "../db/text.js";
 import { PLAN_LIMITS, type Plan } from "./plans.js";
 
-export const PLANS = Object.keys(PLAN_LIMITS) as [Plan, ...Plan[]];
-export const SHARE_ROLES = ["viewer", "deployer"] as const;
+const PLANS = Object.keys(PLAN_LIMITS) as [Plan, ...Plan[]];
+const SHARE_ROLES = ["viewer", "deployer"] as const;
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 // The GraphQL UUID scalar's shape (graphql-scalars): any version, either case.

@@ -17,7 +17,7 @@ export interface PublicationRequest {
   source?: SourceRequest | null | undefined;
 }
 
-export interface SourceRequest {
+interface SourceRequest {
   kind: string;
   componentId: string;
   componentRevision: number;

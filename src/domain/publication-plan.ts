@@ -23,7 +23,7 @@ export interface PlannedPublication {
   current: ToolRelease | undefined;
 }
 
-export const PLAN_REASONS = {
+const PLAN_REASONS = {
   publish: "new release",
   noChange: "identical content is already published",
   immutableConflict: "this version already has different content; publish a new version",

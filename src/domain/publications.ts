@@ -21,8 +21,6 @@ import {
 import { assertPublishedReleaseCapacity } from "./releases.js";
 
 export { PUBLICATION_ACTIONS, type PlanEntry, type PublicationAction } from "./publication-plan.js";
-export type { PublicationRequest, SourceRequest } from "./publication-checks.js";
-export type { GrantReconciliation, ReconciliationCreation } from "./apply-reconciliation.js";
 
 export interface ToolMiddlewareChanges {
   grantReconciliation: GrantReconciliation;

@@ -21,8 +21,8 @@ import { appendEvent } from "./events.js";
 
 export const RELEASE_LIFECYCLES = ["published", "de-published", "superseded"] as const;
 export type ReleaseLifecycle = (typeof RELEASE_LIFECYCLES)[number];
-export type ReleaseOrigin = "ordinary" | "protected-system";
-export type SystemAvailability = "grantable" | "auto-granted" | "ambient";
+type ReleaseOrigin = "ordinary" | "protected-system";
+type SystemAvailability = "grantable" | "auto-granted" | "ambient";
 
 export const referencedReleaseNotFound = (description: string) =>
   new DomainError("REFERENCED_TOOL_RELEASE_NOT_FOUND", `referenced tool release ${description} not found or not available`);

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "../db/client.js";
 import type { Actor, Authentication } from "./actor.js";
 
-export const TOKEN_PREFIX = "tg_";
+const TOKEN_PREFIX = "tg_";
 
 export function generateSecret(): string {
   return TOKEN_PREFIX + randomBytes(32).toString("base64url");

@@ -6,7 +6,7 @@ import type { GraphQLField } from "graphql";
 import { GRAPHQL_LIMITS } from "./armor.js";
 import { PAGE_SIZE } from "./pagination.js";
 
-export function fieldCost<Context>(args: Record<string, unknown>, _ctx: Context, field: GraphQLField<unknown, Context>): FieldComplexityValue {
+function fieldCost<Context>(args: Record<string, unknown>, _ctx: Context, field: GraphQLField<unknown, Context>): FieldComplexityValue {
   const first = field.args.find((arg) => arg.name === "first");
   if (first) {
     // With both, the page is read over the larger (hasPreviousPage counts up to `last` items).

@@ -42,7 +42,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
 };
 
 /** Seconds a client should wait before retrying a 503 (the database is down or unreachable). */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export interface ErrorExtensions {
   code: ErrorCode;
@@ -66,7 +66,7 @@ export function requestErrorFor(errors: readonly GraphQLError[]): GraphQLError {
   return graphQLErrorFor(new DomainError("REQUEST_INVALID", problems.join("; "), problems));
 }
 
-export const INTERNAL_ERROR_MESSAGE = "internal server error";
+const INTERNAL_ERROR_MESSAGE = "internal server error";
 
 /**
  * Yoga's maskError and the REST executor both call this. Known failures keep their code; anything
@@ -90,7 +90,7 @@ export function maskError(error: unknown, onUnexpected: (error: unknown) => void
   return graphQLErrorFor(new DomainError("INTERNAL_UNKNOWN", INTERNAL_ERROR_MESSAGE), path);
 }
 
-export const DATABASE_UNAVAILABLE_MESSAGE = "the database is unavailable; retry later";
+const DATABASE_UNAVAILABLE_MESSAGE = "the database is unavailable; retry later";
 
 /** Failures that are not bugs: bad connection arguments, database races ("someone else changed this first") and outages. */
 function translateKnownFailure(error: unknown): DomainError | undefined {

@@ -56,7 +56,7 @@ export interface AppOptions {
 }
 
 /** /readyz answers within this even when the database hangs (a partition): load balancers time out too. */
-export const READINESS_PING_TIMEOUT_MS = 1500;
+const READINESS_PING_TIMEOUT_MS = 1500;
 
 /** On node:http, @whatwg-node/server passes the node request beside the fetch Request, in `req`. */
 export type FetchHandler = (request: Request, serverContext?: object) => Promise<Response>;

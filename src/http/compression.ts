@@ -15,7 +15,7 @@ export const MIN_COMPRESSED_BYTES = 1024;
  * takes about 0.3 s and is within 15 % of 11's size, and still beats gzip. Responses are compressed
  * as they are sent; GraphiQL's files are compressed at 11 once, by the build (graphiql-asset-build.ts).
  */
-export const BROTLI_QUALITY = 5;
+const BROTLI_QUALITY = 5;
 
 const COMPRESSIBLE = /^(?:application\/(?:(?:[\w.+-]+\+)?json|graphql-response\+json|javascript)|text\/(?:html|css|javascript|plain))\b/i;
 
@@ -58,7 +58,7 @@ const gzip = promisify(zlib.gzip);
 const brotliCompress = promisify(zlib.brotliCompress);
 
 /** Compresses a body that is already in memory. */
-export async function compressBytes(body: Uint8Array, coding: ContentCoding): Promise<Uint8Array<ArrayBuffer>> {
+async function compressBytes(body: Uint8Array, coding: ContentCoding): Promise<Uint8Array<ArrayBuffer>> {
   const compressed = coding === "br" ? await brotliCompress(body, brotliOptions(body.byteLength)) : await gzip(body);
   return new Uint8Array(compressed.buffer as ArrayBuffer, compressed.byteOffset, compressed.byteLength);
 }

@@ -4,11 +4,11 @@
 import { editable } from "./security-headers.js";
 
 /** Request headers a browser may send cross-origin (beyond the CORS-safelisted ones). */
-export const CORS_ALLOWED_HEADERS = "authorization, content-type, accept, x-request-id, if-none-match";
+const CORS_ALLOWED_HEADERS = "authorization, content-type, accept, x-request-id, if-none-match";
 /** Response headers a cross-origin page may read. */
-export const CORS_EXPOSED_HEADERS = "etag, x-request-id, retry-after, allow";
+const CORS_EXPOSED_HEADERS = "etag, x-request-id, retry-after, allow";
 /** How long a browser may reuse a preflight's answer. */
-export const CORS_MAX_AGE_SECONDS = 600;
+const CORS_MAX_AGE_SECONDS = 600;
 
 const CORS_PATH = /^\/(?:graphql\/?$|v1(?:\/|$))/;
 

@@ -12,7 +12,7 @@ export interface DocumentCacheLimits {
   maxEntryBytes: number;
 }
 
-export const DOCUMENT_CACHE_LIMITS: Readonly<DocumentCacheLimits> = { maxEntries: 1000, maxBytes: 32 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
+const DOCUMENT_CACHE_LIMITS: Readonly<DocumentCacheLimits> = { maxEntries: 1000, maxBytes: 32 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
 
 /** What one parsed token and its AST node take, roughly (V8 objects with their fields). */
 const BYTES_PER_TOKEN = 300;

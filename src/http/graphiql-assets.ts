@@ -12,13 +12,13 @@ import { precompressedFiles } from "./precompressed-files.js";
 
 // src/http/ (tsx, the tests) and dist/http/ or dist/bundle/ (the build) are all two levels down.
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const GRAPHIQL_ASSETS_DIR = path.join(projectRoot, "dist", "graphiql");
+const GRAPHIQL_ASSETS_DIR = path.join(projectRoot, "dist", "graphiql");
 export const GRAPHIQL_MANIFEST_FILE = "manifest.json";
-export const GRAPHIQL_ASSETS_PATH = "/graphiql/assets/";
+const GRAPHIQL_ASSETS_PATH = "/graphiql/assets/";
 
 /** The labels Monaco asks its environment's getWorkerUrl for. */
 export const MONACO_WORKER_LABELS = ["editorWorkerService", "json", "graphql"] as const;
-export type MonacoWorkerLabel = (typeof MONACO_WORKER_LABELS)[number];
+type MonacoWorkerLabel = (typeof MONACO_WORKER_LABELS)[number];
 
 /** File names in GRAPHIQL_ASSETS_DIR. */
 export interface GraphiQLManifest {

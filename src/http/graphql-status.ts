@@ -24,7 +24,7 @@ type Result = Pick<ExecutionResult, "data" | "errors">;
  *   The spec only RECOMMENDS 200 when `data` is null; toolgate answers the error's status there,
  *   as the spec allows ("SHOULD reply with 403, 401 or similar" when the client is not permitted).
  */
-export function graphqlResponseStatus(result: Result, mediaType: string, wellFormed: boolean): number {
+function graphqlResponseStatus(result: Result, mediaType: string, wellFormed: boolean): number {
   if (!result.errors?.length || (result.data !== null && result.data !== undefined)) return 200;
   const statuses = result.errors.map(statusOf);
   // A mutation sent with GET: the spec's MUST, whatever the media type.

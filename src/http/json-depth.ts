@@ -1,7 +1,7 @@
 // Parsed JSON nested deeper than MAX_JSON_DEPTH is refused at the door (400): the code that walks
 // request JSON later (GraphQL coercion, canonical JSON, JSON.stringify) recurses, and 100,000 nested
 // brackets overflowed its stack into a 500. Real definitions nest a few dozen levels at most.
-export const MAX_JSON_DEPTH = 128;
+const MAX_JSON_DEPTH = 128;
 
 /** Measured without recursion, so the check itself cannot overflow. */
 export function jsonDepthExceeds(value: unknown, max = MAX_JSON_DEPTH): boolean {

@@ -7,14 +7,14 @@ import type { RateLimitConfig } from "../config.js";
 import type { Authentication } from "../domain/actor.js";
 import { clientAddress } from "./client-address.js";
 
-export interface BucketLimits {
+interface BucketLimits {
   /** Sustained requests per second; 0 turns the limit off. */
   perSecond: number;
   /** Requests a full bucket allows at once. */
   burst: number;
 }
 
-export type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 interface Bucket {
   tokens: number;
@@ -27,7 +27,7 @@ interface Bucket {
  */
 const MAX_TRACKED_KEYS = 100_000;
 
-export class TokenBuckets {
+class TokenBuckets {
   private readonly buckets = new LRUCache<string, Bucket>({ max: MAX_TRACKED_KEYS });
 
   constructor(private readonly limits: BucketLimits) {}

@@ -24,7 +24,7 @@ const badRequest = (message: string, extensions: Record<string, unknown> = {}) =
   new GraphQLError(message, { extensions: { http: { status: 400 }, code: "BAD_REQUEST", ...extensions } });
 
 /** GraphQL parameters from a JSON body, refused as Yoga refuses them. */
-export function parseJsonBody(text: string): unknown {
+function parseJsonBody(text: string): unknown {
   let body: unknown;
   try {
     // Fetch's json() drops a byte order mark; JSON.parse would refuse it.

@@ -10,7 +10,7 @@ import { ifNoneMatchMatches, strongETag } from "./etag.js";
  * Every read depends on the caller's token: shared caches must not store it, and a client's cache
  * must ask again (a 304 is cheap) because grants and lifecycles change.
  */
-export const CACHE_CONTROL_READ = "private, no-cache";
+const CACHE_CONTROL_READ = "private, no-cache";
 export const CACHE_CONTROL_OTHER = "no-store";
 
 // Also the pages about the API (api-reference.ts): /, /v1, /openapi.json, /docs and its bundle.

@@ -19,7 +19,7 @@ const STREAMING_TYPES = new Set(["text/event-stream", "multipart/mixed"]);
  *   (the spec allows this instead of 406; Yoga would send an empty 406).
  * - A streaming transport preferred (`text/event-stream`, `multipart/mixed`): undefined, Yoga's to serve.
  */
-export function responseMediaType(accept: string | null): string | undefined {
+function responseMediaType(accept: string | null): string | undefined {
   if (!accept?.trim()) return APPLICATION_JSON;
   const ranges = accept
     .split(",")

@@ -7,7 +7,7 @@
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /** For HTML pages. */
-export const PAGE_CONTENT_SECURITY_POLICY = [
+const PAGE_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   // Page libraries set style attributes and inject <style> elements at run time.

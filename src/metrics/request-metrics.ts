@@ -6,12 +6,12 @@
 import { SeriesCounter, SeriesHistogram, type ExportedMetric, type Series } from "./histogram.js";
 
 /** Seconds; from a cached REST read (~1 ms) to a slow write under load. */
-export const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 export const MAX_OPERATION_NAMES = 100;
 const MAX_OPERATION_NAME_LENGTH = 64;
 export const UNMATCHED_ROUTE = "unmatched";
-export const ANONYMOUS_OPERATION = "anonymous";
-export const OTHER_OPERATION = "other";
+const ANONYMOUS_OPERATION = "anonymous";
+const OTHER_OPERATION = "other";
 
 export interface RequestMetrics {
   /** `operation`: "" outside GraphQL (the series then has no operation label). */

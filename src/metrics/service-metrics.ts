@@ -9,7 +9,7 @@ import { createRequestMetrics, type RequestMetrics } from "./request-metrics.js"
 import { SeriesHistogram, type ExportedMetric, type Series } from "./histogram.js";
 
 /** Seconds; from a cached SQLite read (~0.1 ms) to the statement timeout. */
-export const DB_QUERY_DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
+const DB_QUERY_DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
 
 export interface ServiceMetrics {
   requests: RequestMetrics;

@@ -10,7 +10,7 @@ import { createWorld, type World } from "../helpers/world.js";
 
 /** Page size the clients ask for; GRANTED is more than two pages of it. */
 export const PAGE_SIZE = 2;
-export const GRANTED = 5;
+const GRANTED = 5;
 
 export interface ClientWorld extends World {
   grants: Grant[];

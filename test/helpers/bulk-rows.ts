@@ -7,7 +7,7 @@ import type { Database } from "../../src/db/client.js";
 import type { ToolRelease } from "../../src/db/generated/sqlite/client.js";
 
 /** `prefix-0000`, `prefix-0001`, …: names that sort in the order they are numbered. */
-export const bulkName = (prefix: string, index: number) => `${prefix}-${String(index).padStart(4, "0")}`;
+const bulkName = (prefix: string, index: number) => `${prefix}-${String(index).padStart(4, "0")}`;
 
 /**
  * `count` copies of `template` owned by its owner, named bulkName(prefix, 0…count-1), inserted in a

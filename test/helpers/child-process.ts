@@ -5,7 +5,7 @@ import path from "node:path";
 
 const BIN = path.resolve("bin/toolgate.js");
 
-export interface Exit {
+interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
   /** When the process exited (performance.now()). */

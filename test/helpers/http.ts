@@ -31,7 +31,7 @@ export function client(baseUrl: string, token?: string): Client {
     const text = await response.text();
     // Every answer of a documented /v1 operation must be one /openapi.json describes.
     checkAgainstOpenApi(method, path, { status: response.status, contentType: response.headers.get("content-type"), text });
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

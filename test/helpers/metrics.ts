@@ -7,7 +7,7 @@ export interface Sample {
 }
 
 /** The exposition format's sample lines (no label value here holds a comma or an escaped quote). */
-export function parseExposition(text: string): Sample[] {
+function parseExposition(text: string): Sample[] {
   return text
     .split("\n")
     .filter((line) => line !== "" && !line.startsWith("#"))

@@ -9,7 +9,7 @@ import { arbitraryFor, type JsonSchema } from "./json-schema-arbitrary.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
-export const DOCUMENT_ID = "https://toolgate.invalid/openapi.json";
+const DOCUMENT_ID = "https://toolgate.invalid/openapi.json";
 
 const HTTP_METHODS = ["get", "head", "post", "put", "patch", "delete", "options", "trace"];
 
@@ -24,7 +24,7 @@ interface MediaType {
   schema: JsonSchema;
 }
 
-export interface Operation {
+interface Operation {
   operationId: string;
   security?: unknown[];
   parameters?: Parameter[];

@@ -37,9 +37,6 @@ export function createMigratedDatabase(provider: DatabaseProvider) {
   return copyDatabaseTemplate(inject("databaseTemplates"), provider, POSTGRES_URL);
 }
 
-/** The providers an API suite runs on: SQLite always, PostgreSQL when TOOLGATE_TEST_POSTGRES_URL is set. */
-export const TEST_PROVIDERS: DatabaseProvider[] = POSTGRES_URL ? ["sqlite", "postgresql"] : ["sqlite"];
-
 if (!POSTGRES_URL && !(globalThis as { __toolgateSkipNotice?: boolean }).__toolgateSkipNotice) {
   (globalThis as { __toolgateSkipNotice?: boolean }).__toolgateSkipNotice = true;
   console.warn("[toolgate tests] TOOLGATE_TEST_POSTGRES_URL is not set: PostgreSQL runs of the API suites are skipped.");

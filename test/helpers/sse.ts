@@ -1,7 +1,7 @@
 // A GraphQL subscription over Server-Sent Events with nothing but fetch: POST /graphql with
 // `Accept: text/event-stream`, then the frames (`event: next` / `event: complete`) as they arrive.
 
-export interface SseFrame {
+interface SseFrame {
   event: string;
   data: any;
 }

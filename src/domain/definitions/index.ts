@@ -3,9 +3,8 @@ import type { MiddlewareDefinition, PresentedSurface } from "./schema.js";
 
 export * from "./kinds.js";
 export * from "./schema.js";
-export { validateDefinition, type DefinitionValidation } from "./validate.js";
+export { validateDefinition } from "./validate.js";
 export { canonicalJson, metadataDigest, sourceDigest, METADATA_VERSION, type ComponentSource } from "./digest.js";
-export { isKebab } from "./names.js";
 
 /** What a release shows as its `definition` (docs/semantics.md, "Tool releases"). */
 export function presentedSurface(definition: MiddlewareDefinition): PresentedSurface {

@@ -11,7 +11,7 @@ export interface Issue {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** `basePath` + segments, JSON-path style: `publications[0].definition.scope.kind`. */
-export function formatPath(basePath: string, path: Path): string {
+function formatPath(basePath: string, path: Path): string {
   let out = basePath;
   for (const segment of path) {
     if (typeof segment === "number") out += `[${segment}]`;

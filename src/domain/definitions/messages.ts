@@ -2,7 +2,7 @@
 import type { z } from "zod";
 
 /** The JSON type name of a value, as used in "got …". */
-export function jsonTypeOf(value: unknown): string {
+function jsonTypeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value;

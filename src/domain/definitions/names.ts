@@ -8,7 +8,7 @@ export interface NameAt {
   name: string;
 }
 
-export function isKebab(name: string): boolean {
+function isKebab(name: string): boolean {
   return KEBAB.test(name);
 }
 

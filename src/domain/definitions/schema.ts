@@ -53,7 +53,7 @@ export const typeRefSchema = z.strictObject({
   }),
 });
 
-export const typeDefSchema = z.strictObject({
+const typeDefSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
   body: typeRefSchema,
@@ -73,10 +73,10 @@ export const docSchema = z.strictObject({
   examples: z.array(docExampleSchema),
 });
 
-export const nestedDocSchema = docSchema.partial();
+const nestedDocSchema = docSchema.partial();
 
 // 2.9
-export const optionSchema = z.strictObject({
+const optionSchema = z.strictObject({
   long: name,
   short: shortName,
   aliases: names,
@@ -88,7 +88,7 @@ export const optionSchema = z.strictObject({
   env_var: z.string(),
 });
 
-export const flagSchema = z.strictObject({
+const flagSchema = z.strictObject({
   long: name,
   short: shortName,
   aliases: names,
@@ -100,7 +100,7 @@ export const flagSchema = z.strictObject({
   }),
 });
 
-export const positionalSchema = z.strictObject({
+const positionalSchema = z.strictObject({
   name,
   doc: docSchema,
   value_name: z.string(),
@@ -110,7 +110,7 @@ export const positionalSchema = z.strictObject({
   accepts_stdio: z.boolean(),
 });
 
-export const tailPositionalSchema = z.strictObject({
+const tailPositionalSchema = z.strictObject({
   name,
   doc: docSchema,
   value_name: z.string(),
@@ -122,27 +122,27 @@ export const tailPositionalSchema = z.strictObject({
   accepts_stdio: z.boolean(),
 });
 
-export const constraintSchema = z.strictObject({
+const constraintSchema = z.strictObject({
   kind: z.enum(CONSTRAINT_KINDS),
   value: z.array(z.strictObject({ kind: z.enum(CONSTRAINT_VALUE_KINDS), value: z.string() })),
 });
 
-export const stdioSchema = z.strictObject({
+const stdioSchema = z.strictObject({
   doc: nestedDocSchema,
   mime: strings,
   required: z.boolean(),
 });
 
-export const formatterSchema = z.strictObject({ name, doc: nestedDocSchema });
+const formatterSchema = z.strictObject({ name, doc: nestedDocSchema });
 
-export const resultSchema = z.strictObject({
+const resultSchema = z.strictObject({
   type_: typeRefSchema,
   doc: docSchema,
   formatters: z.array(formatterSchema),
   default_formatter: z.string(),
 });
 
-export const commandErrorSchema = z.strictObject({
+const commandErrorSchema = z.strictObject({
   name,
   doc: docSchema,
   kind: z.enum(ERROR_KINDS),
@@ -150,14 +150,14 @@ export const commandErrorSchema = z.strictObject({
   payload: typeRefSchema,
 });
 
-export const annotationsSchema = z.strictObject({
+const annotationsSchema = z.strictObject({
   read_only: z.boolean(),
   destructive: z.boolean(),
   idempotent: z.boolean(),
   open_world: z.boolean(),
 });
 
-export const commandBodySchema = z.strictObject({
+const commandBodySchema = z.strictObject({
   positionals: z.strictObject({
     fixed: z.array(positionalSchema),
     tail: tailPositionalSchema,
@@ -219,9 +219,7 @@ export type Option = z.infer<typeof optionSchema>;
 export type Flag = z.infer<typeof flagSchema>;
 export type Positional = z.infer<typeof positionalSchema>;
 export type TailPositional = z.infer<typeof tailPositionalSchema>;
-export type Constraint = z.infer<typeof constraintSchema>;
 export type Stdio = z.infer<typeof stdioSchema>;
-export type Formatter = z.infer<typeof formatterSchema>;
 export type CommandResult = z.infer<typeof resultSchema>;
 export type CommandError = z.infer<typeof commandErrorSchema>;
 export type Annotations = z.infer<typeof annotationsSchema>;

@@ -25,10 +25,7 @@ class Namespace {
   constructor(readonly outer: Namespace | undefined) {}
 
   has(set: "longs" | "names" | "shorts", name: string): boolean {
-    for (let level: Namespace | undefined = this; level !== undefined; level = level.outer) {
-      if (level[set].has(name)) return true;
-    }
-    return false;
+    return this[set].has(name) || (this.outer?.has(set, name) ?? false);
   }
 
   claim({ kind, path, item }: SwitchAt): Issue[] {

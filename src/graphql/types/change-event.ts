@@ -29,7 +29,7 @@ const EVENT_TYPE_DESCRIPTIONS: Record<ChangeEventTypeWord, string> = {
   "api-token-revoked": "An API token was revoked.",
 };
 
-export const ChangeEventTypeEnum = enumOfSpecWords("ChangeEventType", "What a change event records.", EVENT_TYPE_DESCRIPTIONS);
+const ChangeEventTypeEnum = enumOfSpecWords("ChangeEventType", "What a change event records.", EVENT_TYPE_DESCRIPTIONS);
 
 /** Parsed once per row: a live event's row is shared by all of its subscribers (src/graphql/live-events/). */
 const parsedStates = new WeakMap<ChangeEvent, unknown>();
@@ -61,7 +61,7 @@ export const ChangeEventObject = builder.prismaNode("ChangeEvent", {
   }),
 });
 
-export const ChangeEventConnection = builder.connectionObject(
+const ChangeEventConnection = builder.connectionObject(
   { type: ChangeEventObject, name: "ChangeEventConnection", description: "A page of change events, oldest first." },
   { name: "ChangeEventEdge", description: "A change event on a page; its cursor is the event's UUID." },
 );
@@ -81,7 +81,7 @@ function pageSize(argument: string, value: number | null | undefined): number | 
 }
 
 /** A Relay page of a stream's events by id: `first` from `after` (50 by default), or `last` before `before`. */
-export async function eventConnection(db: Db, stream: EventStream, args: ConnectionArguments): Promise<Connection<ChangeEvent>> {
+async function eventConnection(db: Db, stream: EventStream, args: ConnectionArguments): Promise<Connection<ChangeEvent>> {
   const after = eventCursor("after", args.after);
   const before = eventCursor("before", args.before);
   const first = pageSize("first", args.first);

@@ -3,7 +3,7 @@
 import type { Annotations, CommandNode, MiddlewareDefinition } from "../../domain/definitions/index.js";
 import { builder } from "../builder.js";
 
-export interface CommandSummary {
+interface CommandSummary {
   name: string;
   aliases: string[];
   summary: string;
@@ -29,7 +29,7 @@ export interface DefinitionSummary {
  * its path of names from the root. Stored definitions are validated trees; the visited set only
  * keeps a malformed one from looping.
  */
-export function commandSummaries(nodes: readonly CommandNode[]): CommandSummary[] {
+function commandSummaries(nodes: readonly CommandNode[]): CommandSummary[] {
   const summaries: CommandSummary[] = [];
   const visited = new Set<number>();
   const visit = (index: number, parentPath: string[]) => {
@@ -66,7 +66,7 @@ export function summarizeDefinition(definition: MiddlewareDefinition): Definitio
   };
 }
 
-export const CommandAnnotationsType = builder.objectRef<Annotations>("CommandAnnotations").implement({
+const CommandAnnotationsType = builder.objectRef<Annotations>("CommandAnnotations").implement({
   description: "Hints about a command's effects (`body.annotations` of the definition).",
   fields: (t) => ({
     readOnly: t.exposeBoolean("read_only", { description: "The command does not change anything." }),
@@ -76,7 +76,7 @@ export const CommandAnnotationsType = builder.objectRef<Annotations>("CommandAnn
   }),
 });
 
-export const CommandSummaryType = builder.objectRef<CommandSummary>("CommandSummary").implement({
+const CommandSummaryType = builder.objectRef<CommandSummary>("CommandSummary").implement({
   description: "One command of a release's presented surface.",
   fields: (t) => ({
     name: t.exposeString("name", { description: "The command's own name." }),

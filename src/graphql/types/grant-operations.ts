@@ -7,7 +7,7 @@ import type { ReleaseSelectorType as ReleaseSelectorTypeWord } from "../../domai
 import { builder } from "../builder.js";
 import { enumOfSpecWords } from "../enums.js";
 
-export const ReleaseSelectorType = enumOfSpecWords("ReleaseSelectorType", "How a release selector names a release.", {
+const ReleaseSelectorType = enumOfSpecWords("ReleaseSelectorType", "How a release selector names a release.", {
   ById: "By the release's UUID (`releaseId`); published or superseded releases.",
   ByCoordinates: "By the owner's e-mail (`account`), `name` and `version`; the current published release at that coordinate.",
 } satisfies Record<ReleaseSelectorTypeWord, string>);
@@ -23,7 +23,7 @@ export const ReleaseSelectorInput = builder.inputType("ReleaseSelectorInput", {
   }),
 });
 
-export const CreateGrantInput = builder.inputType("CreateGrantInput", {
+const CreateGrantInput = builder.inputType("CreateGrantInput", {
   description: "A grant creation: which release, and who manages the grant.",
   fields: (t) => ({
     release: t.field({ type: ReleaseSelectorInput, required: true, description: "The release to grant." }),

@@ -45,7 +45,7 @@ const ShareEnvironmentInput = builder.inputType("ShareEnvironmentInput", {
   }),
 });
 
-export const ApiTokenType = builder.prismaNode("ApiToken", {
+const ApiTokenType = builder.prismaNode("ApiToken", {
   description: "An API token. Its secret is only ever shown by createApiToken; `node(id:)` finds it for its account and administrators.",
   id: { field: "id" },
   nullable: true,

@@ -1,5 +1,5 @@
 // ToolRelease: an account's published, immutable tool middleware definition.
-import type { Grant, ToolRelease } from "../../db/generated/sqlite/client.js";
+import type { Grant } from "../../db/generated/sqlite/client.js";
 import { releaseGrantsWhere } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
 import { PagedList } from "../pagination.js";
@@ -8,14 +8,14 @@ import { ReleaseLifecycle, ReleaseOrigin, SystemAvailability } from "../enums.js
 import { DefinitionSummaryType, summarizeDefinition } from "./definition-view.js";
 import { GrantConnection, GrantType } from "./grant.js";
 
-export interface ReleaseSource {
+interface ReleaseSource {
   kind: string;
   componentId: string;
   componentRevision: number;
   componentName: string;
 }
 
-export const ReleaseSourceType = builder.objectRef<ReleaseSource>("ReleaseSource").implement({
+const ReleaseSourceType = builder.objectRef<ReleaseSource>("ReleaseSource").implement({
   description: "Where a release's implementation comes from.",
   fields: (t) => ({
     kind: t.exposeString("kind", { description: "Source kind; `component` is the only kind." }),

@@ -8,7 +8,7 @@ import { jsonDepthExceeds, tooDeep } from "../json-depth.js";
 export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `application/json`, or a JSON-based type (`application/merge-patch+json`); parameters such as charset aside. */
-export function isJsonMediaType(contentType: string | null): boolean {
+function isJsonMediaType(contentType: string | null): boolean {
   const essence = contentType?.split(";")[0]!.trim().toLowerCase() ?? "";
   return essence === "application/json" || /^application\/[!#$&^\w.+-]+\+json$/.test(essence);
 }

@@ -6,10 +6,10 @@ import type { DocumentNode } from "graphql";
 import type { z } from "zod";
 import type { JsonValue, ResultOf, VariablesOf } from "./graphql.js";
 
-export type HttpMethod = "GET" | "POST" | "DELETE";
+type HttpMethod = "GET" | "POST" | "DELETE";
 
 /** The `:name` parameters of an itty-router path: "/v1/grants/:grantId/restore" → "grantId". */
-export type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
   ? Name | PathParams<`/${Rest}`>
   : Path extends `${string}:${infer Name}`
     ? Name
@@ -43,14 +43,14 @@ export interface RestContract {
  * The document's variables as a route passes them. `$body` carries the request body as sent
  * (after enum words are renamed), so that GraphQL's coercion, not the route, reports what is wrong with it.
  */
-export type RestVariables<Variables> = { [Name in keyof Variables]: Name extends "body" ? unknown : Variables[Name] };
+type RestVariables<Variables> = { [Name in keyof Variables]: Name extends "body" ? unknown : Variables[Name] };
 
 /**
  * The paths of a result type's fields that gql.tada could not find in the schema: it types those
  * `unknown` rather than failing (its editor plugin reports them; tsc does not), so routes check for them.
  * The JSON scalar is typed JsonValue, not unknown, to keep this exact.
  */
-export type UnknownFields<Result, Path extends string = ""> = unknown extends Result
+type UnknownFields<Result, Path extends string = ""> = unknown extends Result
   ? Path
   : [Result] extends [JsonValue]
     ? [JsonValue] extends [Result]

@@ -6,7 +6,7 @@ import { AssemblyKey } from "../body-digest.js";
 import type { KnownBody } from "../byte-body.js";
 
 /** The body's JSON text in pieces: the serialized skeleton around each known value's text. */
-export function splicedJsonPieces(value: unknown, sources: JsonSources): JsonText[] {
+function splicedJsonPieces(value: unknown, sources: JsonSources): JsonText[] {
   if (sources.size === 0) return [JSON.stringify(value)];
   const texts: JsonText[] = [];
   // Stands in for each known value; random per body, so no string in the data can look like it.

@@ -34,7 +34,7 @@ named(typeRefSchema, "TypeRef", "A reference to a type: a primitive, or a def of
 named(schemaSchema, "Schema", "The types a command's values and results are made of: a root type and its defs.");
 named(docSchema, "Doc", "Documentation of a definition or command: summary, description and examples.");
 named(commandNodeSchema, "CommandNode", "One command of the definition's command tree, with its switches, positionals and subcommands.");
-export const MiddlewareDefinition = named(
+const MiddlewareDefinition = named(
   middlewareDefinitionSchema,
   "MiddlewareDefinition",
   "A whole middleware definition. Beyond this schema, a definition published or validated must keep the rules over several values " +
@@ -44,7 +44,7 @@ export const MiddlewareDefinition = named(
     "constraints naming an option or flag of their command; a tail's `min` at most its `max`; " +
     "`default_formatter` one of the formatters (empty when there are none).",
 );
-export const PresentedSurface = named(presentedSurfaceSchema, "PresentedSurface", "What a release presents of its definition (`scope.value.presented`): the commands clients see.");
+const PresentedSurface = named(presentedSurfaceSchema, "PresentedSurface", "What a release presents of its definition (`scope.value.presented`): the commands clients see.");
 
 export const GRANT_LIFECYCLES = ["active", "deleted"] as const;
 export const RELEASE_ORIGINS = ["ordinary", "protected-system"] as const;
@@ -54,7 +54,7 @@ export const SYSTEM_AVAILABILITIES = ["grantable", "auto-granted", "ambient"] as
 const uuid = () => z.guid();
 const dateTime = () => z.iso.datetime({ offset: true });
 
-export const Grant = named(
+const Grant = named(
   z.strictObject({
     id: uuid(),
     environmentId: uuid(),
@@ -72,7 +72,7 @@ export const Grant = named(
   "An environment's grant of one exact release.",
 );
 
-export const GrantedRelease = named(
+const GrantedRelease = named(
   z.strictObject({
     id: uuid(),
     name: z.string(),
@@ -131,7 +131,7 @@ export const ToolReleaseList = named(
   "A page of the account's releases, ordered by name, version, then createdAt.",
 );
 
-export const PlanEntry = named(
+const PlanEntry = named(
   z.strictObject({ action: z.enum(PUBLICATION_ACTIONS), name: z.string(), version: z.string(), reason: z.string() }),
   "PlanEntry",
   "What apply does (or refuses to do) for one publication.",
@@ -149,7 +149,7 @@ export const ApplyResult = named(
   "ApplyResult",
 );
 
-export const ChangeEvent = named(
+const ChangeEvent = named(
   z.strictObject({
     id: uuid().describe("UUID v7; ids grow in commit order, so pass the last one handled as `after`."),
     type: z.enum(CHANGE_EVENT_TYPES),
@@ -184,7 +184,7 @@ const storableNonBlank = () => z.string().regex(new RegExp(`^[^\\u0000]*[^\\u000
 /** GraphQL's Int: 32 bits. */
 const GRAPHQL_INT_MAX = 2 ** 31 - 1;
 
-export const ReleaseSelector = named(
+const ReleaseSelector = named(
   z.discriminatedUnion("type", [
     z.strictObject({ type: z.literal(RELEASE_SELECTOR_TYPES[0]), releaseId: uuid() }).describe("A published or superseded release by its UUID."),
     z
@@ -244,7 +244,6 @@ export const ToolMiddlewareApplication = named(
   "Publications, then grant creations and deletions. Here every publication names its source: apply refuses one that publishes or supersedes without it, and which ones do depends on what is published when the request arrives.",
 );
 
-export type RestGrant = z.infer<typeof Grant>;
 export type RestGrantView = z.infer<typeof GrantView>;
 export type RestToolRelease = z.infer<typeof ToolRelease>;
 export type RestChangeEvent = z.infer<typeof ChangeEvent>;

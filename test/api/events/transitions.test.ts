@@ -9,7 +9,7 @@ import { writeTransaction } from "../../../src/domain/write-transaction.js";
 import { definitionFor } from "../../fixtures/definitions/index.js";
 import { describeEachDatabase, startTestService, type TestService } from "../../helpers/service.js";
 import { createWorld, type Member, type World } from "../../helpers/world.js";
-import { body, otherContent, paths, publication, sourceFor, uniqueName } from "../publications/support.js";
+import { body, otherContent, paths, publication, uniqueName } from "../publications/support.js";
 
 const EVENT_FIELDS = "uuid type occurredAt actorAccountId environmentId releaseId accountId state";
 

@@ -7,7 +7,7 @@ import { definitionFor } from "../../fixtures/definitions/index.js";
 import type { HttpResult } from "../../helpers/http.js";
 import type { Member, World } from "../../helpers/world.js";
 
-export { errorBody, graphQLCode, itAnswers401WithoutValidCredentials, supersede, UNKNOWN_ID } from "../releases/support.js";
+export { itAnswers401WithoutValidCredentials, supersede, UNKNOWN_ID } from "../releases/support.js";
 
 export const paths = {
   grants: (environmentId: string) => `/v1/envs/${environmentId}/tool-middlewares`,

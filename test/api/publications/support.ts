@@ -9,7 +9,7 @@ import type { TestService } from "../../helpers/service.js";
 import type { Member, World } from "../../helpers/world.js";
 import { creationForGraphQL, sharedEnvironment, supersede } from "../grants/support.js";
 
-export { byCoordinates, byId, expectGraphQLError, expectRestError, grantViewOf, sharedEnvironment, uniqueName, UNKNOWN_ID } from "../grants/support.js";
+export { byId, expectGraphQLError, expectRestError, grantViewOf, sharedEnvironment, uniqueName, UNKNOWN_ID } from "../grants/support.js";
 export { itAnswers401WithoutValidCredentials, restReleaseOf } from "../releases/support.js";
 
 export const paths = {

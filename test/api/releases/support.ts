@@ -7,7 +7,7 @@ import { client, type HttpResult } from "../../helpers/http.js";
 import type { World } from "../../helpers/world.js";
 import { definitionFor } from "../../fixtures/definitions/index.js";
 
-export const REJECTED_CREDENTIALS = ["no token", "a malformed Authorization header", "an unknown token", "a revoked token", "an expired token"] as const;
+const REJECTED_CREDENTIALS = ["no token", "a malformed Authorization header", "an unknown token", "a revoked token", "an expired token"] as const;
 export type RejectedCredential = (typeof REJECTED_CREDENTIALS)[number];
 
 export type Send = (method: string, path: string) => Promise<HttpResult>;
@@ -80,7 +80,7 @@ export function restReleaseOf(release: ToolRelease): Record<string, unknown> {
 /** The spec's error body for every status but 400. */
 export const errorBody = (code: string) => ({ code, error: expect.any(String) });
 
-export const RELEASE_GRAPHQL_FIELDS = "uuid lifecycle stateChangedAt stateChangedById";
+const RELEASE_GRAPHQL_FIELDS = "uuid lifecycle stateChangedAt stateChangedById";
 export const GET_RELEASE = `query ($id: UUID!) { toolRelease(id: $id) { ${RELEASE_GRAPHQL_FIELDS} } }`;
 export const DEPUBLISH_RELEASE = `mutation ($id: UUID!) { depublishToolRelease(id: $id) { ${RELEASE_GRAPHQL_FIELDS} } }`;
 export const RESTORE_RELEASE = `mutation ($id: UUID!) { restoreToolRelease(id: $id) { ${RELEASE_GRAPHQL_FIELDS} } }`;

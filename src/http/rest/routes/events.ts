@@ -9,7 +9,7 @@ import { limitOf, limitParameter, pageBody } from "../paging.js";
 import { present, restRoute, type RestContract, type RestInput, type RestRoute } from "../route.js";
 import { ChangeEventList, type RestChangeEvent } from "../views.js";
 
-export const CHANGE_EVENT_VIEW = graphql(`
+const CHANGE_EVENT_VIEW = graphql(`
   fragment ChangeEventView on ChangeEvent {
     id: uuid
     type
