@@ -2,7 +2,7 @@
 // pool as large as toolgate's default.
 import pg from "pg";
 import { DEFAULT_POSTGRES_SETTINGS } from "../../src/db/connection.js";
-import type { Steps, WriteDialect } from "./writes.js";
+import type { WriteDialect } from "./writes.js";
 import { ACTIVE_GRANT, GRANT_JOINS, GRANT_ORDER, GRANT_VIEW_COLUMNS, type FloorActor, type FloorStore, type GrantViewRow, type ReleaseRow } from "./store.js";
 
 const TIMESTAMP_OID = 1114;
