@@ -11,7 +11,7 @@ import path from "node:path";
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
-import { createScratchDatabase } from "../src/db/scratch-database.js";
+import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { FULL_DATASET, seedDataset } from "./dataset.js";
 import { cpuMillis } from "./proc.js";
 import { SCENARIOS, type BenchRequest } from "./scenarios.js";

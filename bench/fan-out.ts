@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
-import { createScratchDatabase, DEFAULT_POSTGRES_SERVER_URL } from "../src/db/scratch-database.js";
+import { createScratchDatabase, DEFAULT_POSTGRES_SERVER_URL } from "../scripts/scratch-database.js";
 import { createAccount, issueToken } from "../src/domain/accounts.js";
 import { createEnvironment, shareEnvironment } from "../src/domain/environments.js";
 import { applyChanges } from "../src/domain/publications.js";

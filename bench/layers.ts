@@ -9,7 +9,7 @@
 // WITHOUT_DATABASE always has it).
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
-import { createScratchDatabase } from "../src/db/scratch-database.js";
+import { createScratchDatabase } from "../scripts/scratch-database.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import { buildSchema } from "../src/graphql/schema.js";
 import { createApp } from "../src/http/app.js";

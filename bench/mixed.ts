@@ -5,7 +5,7 @@
 // reads the cache answered: what the read cache buys when the data it keeps keeps changing.
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
-import { createScratchDatabase } from "../src/db/scratch-database.js";
+import { createScratchDatabase } from "../scripts/scratch-database.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import { FULL_DATASET, seedDataset } from "./dataset.js";
 import { startLoader } from "./loader.js";

@@ -1,7 +1,7 @@
 // `npm run bench -- [options]`: which databases, how long, how hard.
 import { parseArgs } from "node:util";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
-import { DEFAULT_POSTGRES_SERVER_URL } from "../src/db/scratch-database.js";
+import { DEFAULT_POSTGRES_SERVER_URL } from "../scripts/scratch-database.js";
 import type { LoadSettings } from "./measure.js";
 import { SCENARIOS } from "./scenarios.js";
 import { DEFAULT_WRITE_RATES } from "./tenants.js";

@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
-import { createScratchDatabase } from "../src/db/scratch-database.js";
+import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { FULL_DATASET, seedDataset } from "./dataset.js";
 import { startLoader } from "./loader.js";
 import { SCENARIOS } from "./scenarios.js";

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
-import { createScratchDatabase } from "../src/db/scratch-database.js";
+import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { seedDataset } from "./dataset.js";
 import { startLoader } from "./loader.js";
 import { SCENARIOS } from "./scenarios.js";

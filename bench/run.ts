@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
-import { createScratchDatabase } from "../src/db/scratch-database.js";
+import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { FULL_DATASET, seedDataset } from "./dataset.js";
 import { verifyByteIdentity } from "./identity.js";
 import { startLoader, type Loader } from "./loader.js";

@@ -7,7 +7,7 @@
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
-import { createScratchDatabase } from "../src/db/scratch-database.js";
+import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { fetchBytes, firstDifference, IdentityError } from "./identity.js";
 import type { Loader, LoadResult } from "./loader.js";
 import { median, untilIdle, type LoadSettings } from "./measure.js";

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { LOCKFILE_NAME, lockfileContent, migrateDatabase, migrationsDir, sqlFromDatabaseToSchema } from "../src/db/migrations.js";
 import { DATABASE_PROVIDERS } from "../src/db/prisma-schemas.js";
-import { createScratchDatabase } from "../src/db/scratch-database.js";
+import { createScratchDatabase } from "./scratch-database.js";
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {

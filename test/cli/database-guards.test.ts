@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { createScratchDatabase, databaseUrlOf, scratchDatabaseName } from "../../src/db/scratch-database.js";
+import { createScratchDatabase, databaseUrlOf, scratchDatabaseName } from "../../scripts/scratch-database.js";
 import { toolgate } from "../reliability/toolgate-cli.js";
 import { describeEachDatabase, POSTGRES_URL } from "../helpers/service.js";
 

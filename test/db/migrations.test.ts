@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrateDatabase, listMigrations, sqlFromDatabaseToSchema } from "../../src/db/migrations.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
-import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { POSTGRES_URL } from "../helpers/service.js";
 
 const providers: DatabaseProvider[] = ["sqlite", "postgresql"];

@@ -3,7 +3,7 @@
 // statement is prepared once per connection and reused.
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
-import { createScratchDatabase } from "../../src/db/scratch-database.js";
+import { createScratchDatabase } from "../../scripts/scratch-database.js";
 import { statementNameOf } from "../../src/db/statement-names.js";
 
 const POSTGRES = process.env.TOOLGATE_TEST_POSTGRES_URL;

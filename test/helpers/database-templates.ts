@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { migrateDatabase } from "../../src/db/migrations.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
-import { databaseUrlOf, scratchDatabaseName, withAdminConnection, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { databaseUrlOf, scratchDatabaseName, withAdminConnection, type ScratchDatabase } from "../../scripts/scratch-database.js";
 
 export interface DatabaseTemplates {
   /** The migrated SQLite file. */

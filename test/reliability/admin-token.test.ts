@@ -3,7 +3,7 @@
 import { afterEach, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { openDatabase } from "../../src/db/client.js";
-import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { revokeToken } from "../../src/domain/accounts.js";
 import { hashSecret } from "../../src/domain/tokens.js";
 import { startService } from "../../src/service.js";

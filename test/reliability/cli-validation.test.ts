@@ -2,7 +2,7 @@
 // every bad value on its own line, exit status 2, no stack trace, and nothing written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../src/db/migrations.js";
-import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { describeEachDatabase, POSTGRES_URL } from "../helpers/service.js";
 import { toolgate, type CliResult } from "./toolgate-cli.js";
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { listMigrations } from "../../src/db/migrations.js";
 import { MIGRATION_LOCK_KEY } from "../../src/db/postgres-migrations.js";
-import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { startService, type Service } from "../../src/service.js";
 import { runToolgate, serveToolgate } from "../helpers/child-process.js";
 import { client } from "../helpers/http.js";

@@ -2,7 +2,7 @@
 // nothing is half-applied: each apply publishes a release and grants it in one transaction, so a
 // release exists exactly when its grant does. The real `toolgate serve`, killed for real.
 import { afterEach, expect, it } from "vitest";
-import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
 import { client } from "../helpers/http.js";
 import { describeEachDatabase, POSTGRES_URL } from "../helpers/service.js";

@@ -3,7 +3,7 @@
 // resumes by itself when the database is back. PostgreSQL behind a TCP proxy the test controls.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
-import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { startService, type Service } from "../../src/service.js";
 import { client } from "../helpers/http.js";
 import { POSTGRES_URL } from "../helpers/service.js";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isObjectType, isInterfaceType } from "graphql";
 import { migrateDatabase } from "../../src/db/migrations.js";
-import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { hashSecret } from "../../src/domain/tokens.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { describeEachDatabase, POSTGRES_URL } from "../helpers/service.js";

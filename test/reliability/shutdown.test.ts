@@ -4,7 +4,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterEach, expect, it } from "vitest";
-import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { largeDefinition } from "../fixtures/definitions/index.js";
 import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
 import { describeEachDatabase, POSTGRES_URL } from "../helpers/service.js";

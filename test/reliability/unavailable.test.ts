@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../src/db/client.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
-import { createScratchDatabase, type ScratchDatabase } from "../../src/db/scratch-database.js";
+import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { isDatabaseUnavailable } from "../../src/db/unavailable.js";
 import { POSTGRES_URL } from "../helpers/service.js";
 import { hostAndPort, startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.js";

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import type { DatabaseProvider } from "./prisma-schemas.js";
+import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 
 export const DEFAULT_POSTGRES_SERVER_URL = "postgres://postgres@127.0.0.1:5432/test";
 
