@@ -4,8 +4,6 @@
 // default read cache) and toolgate with the read cache off. The writes go through a fourth process,
 // another toolgate (as another replica would take them), so each measured server's CPU is its
 // reads; toolgate's read cache sees each write as a new data version. See docs/performance.md.
-import { openDatabase } from "../src/db/client.js";
-import { migrateDatabase } from "../src/db/migrations.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { fetchBytes, firstDifference, IdentityError } from "./identity.js";
@@ -14,7 +12,7 @@ import { median, untilIdle, type LoadSettings } from "./measure.js";
 import { rssBytes } from "./proc.js";
 import type { BenchRequest } from "./scenarios.js";
 import { startFloor, startToolgate, type RunningServer } from "./servers.js";
-import { seedTenants, TENANTS_DATASET, type TenantsSeed, type TenantsShape } from "./tenants-dataset.js";
+import { seedTenantsDatabase, TENANTS_DATASET, type TenantsSeed, type TenantsShape } from "./tenants-dataset.js";
 import { distinctNestedReads, identitySample, tenantRequests, type TenantRequest } from "./tenants-requests.js";
 import { startWrites, type WriteCounts } from "./tenants-writes.js";
 
@@ -108,17 +106,7 @@ export async function benchTenants(provider: DatabaseProvider, options: TenantsO
   const servers: RunningServer[] = [];
   try {
     log(`[${provider} tenants] seeding ${shape.accounts} accounts × ${shape.environmentsPerAccount} environments × ${shape.grantsPerEnvironment} grants, ${shape.releasesPerAccount} releases each …`);
-    const seedStarted = performance.now();
-    await migrateDatabase(scratch.url);
-    const db = await openDatabase(scratch.url);
-    let seed: TenantsSeed;
-    try {
-      seed = await seedTenants(db, shape);
-      if (provider === "postgresql") await db.$executeRawUnsafe("VACUUM ANALYZE");
-    } finally {
-      await db.$disconnect();
-    }
-    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const { seed, seconds: seedSeconds } = await seedTenantsDatabase(scratch.url, provider, shape);
     log(`[${provider} tenants] seeded in ${seedSeconds.toFixed(1)} s: ${JSON.stringify(seed.counts)}`);
 
     const floor = await startFloor(scratch.url);

@@ -7,14 +7,12 @@
 // (no lock shared), and every connection in one environment (all writes behind its lock). The
 // server's CPU (and on PostgreSQL the database's) is read from /proc over the steady window after
 // a warm-up; runs interleave floor, toolgate, floor, toolgate, … See docs/performance.md.
-import { openDatabase } from "../src/db/client.js";
-import { migrateDatabase } from "../src/db/migrations.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { median, untilIdle, type LoadSettings } from "./measure.js";
 import { cpuMillis, postgresCpuByProcess, postgresCpuSince, rssBytes } from "./proc.js";
 import { startFloor, startToolgate, type RunningServer } from "./servers.js";
-import { seedTenants, type TenantsSeed, type TenantsShape } from "./tenants-dataset.js";
+import { seedTenantsDatabase, type TenantsSeed, type TenantsShape } from "./tenants-dataset.js";
 
 /** The issue's target: the floor's CPU per write over toolgate's. */
 export const WRITES_TARGET = 0.5;
@@ -203,17 +201,7 @@ export async function benchWrites(provider: DatabaseProvider, options: WritesOpt
   const servers: RunningServer[] = [];
   try {
     log(`[${provider} writes] seeding ${shape.accounts} accounts …`);
-    const seedStarted = performance.now();
-    await migrateDatabase(scratch.url);
-    const db = await openDatabase(scratch.url);
-    let seed: TenantsSeed;
-    try {
-      seed = await seedTenants(db, shape);
-      if (provider === "postgresql") await db.$executeRawUnsafe("VACUUM ANALYZE");
-    } finally {
-      await db.$disconnect();
-    }
-    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const { seed, seconds: seedSeconds } = await seedTenantsDatabase(scratch.url, provider, shape);
     log(`[${provider} writes] seeded in ${seedSeconds.toFixed(1)} s: ${JSON.stringify(seed.counts)}`);
     const floor = await startFloor(scratch.url);
     servers.push(floor);

@@ -7,7 +7,8 @@ export interface FloorActor {
   admin: boolean;
 }
 
-export interface GrantViewRow {
+/** A Grant row as Prisma returns it (model field order), dates as ISO text. */
+export interface GrantRow {
   id: string;
   environmentId: string;
   releaseId: string;
@@ -19,6 +20,9 @@ export interface GrantViewRow {
   createdById: string;
   stateChangedAt: string;
   stateChangedById: string;
+}
+
+export interface GrantViewRow extends GrantRow {
   releaseName: string;
   releaseVersion: string;
   /** The stored canonical JSON text, sent as it is. */

@@ -8,7 +8,7 @@
 import { UUID, uuidv7, uuidv7obj } from "uuidv7";
 import { CHANGE_CHANNEL } from "../../src/db/change-feed.js";
 import { limitsOf } from "../../src/domain/plans.js";
-import type { FloorActor, GrantViewRow } from "./store.js";
+import type { FloorActor, GrantRow, GrantViewRow } from "./store.js";
 
 /** One statement of a write: its SQL with `?` placeholders, named for reuse; `get` one row, `all` rows, `run` the changed-row count. */
 export interface Step {
@@ -42,20 +42,8 @@ export class FloorRefusal extends Error {
   }
 }
 
-/** A Grant row as Prisma returns it (model field order), dates as ISO text: what toolgate stores as an event's state. */
-interface GrantState {
-  id: string;
-  environmentId: string;
-  releaseId: string;
-  protected: boolean;
-  automatic: boolean;
-  followCoordinates: boolean;
-  lifecycle: string;
-  createdAt: string;
-  createdById: string;
-  stateChangedAt: string;
-  stateChangedById: string;
-}
+/** What toolgate stores as a grant event's state. */
+type GrantState = GrantRow;
 
 const GRANT_COLUMNS = `g."id", g."environmentId", g."releaseId", g."protected", g."automatic", g."followCoordinates", g."lifecycle",
   g."createdAt", g."createdById", g."stateChangedAt", g."stateChangedById"`;
