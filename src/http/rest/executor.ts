@@ -1,6 +1,6 @@
 // Runs REST routes through the GraphQL schema: each route's (already parsed) document is validated
 // once at start-up and executed with the same context and error mapping as /graphql.
-import { execute, GraphQLError, validate, type DocumentNode, type GraphQLSchema } from "graphql";
+import { execute, getOperationAST, GraphQLError, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import type { IRequest } from "itty-router";
 import type { Context } from "../../graphql/context.js";
 import { maskError, requestErrorFor, type ErrorExtensions } from "../../graphql/error-codes.js";
@@ -8,20 +8,23 @@ import { noteAnswerable } from "../answerable.js";
 import { byteResponse } from "../byte-body.js";
 import { errorResponse } from "../errors.js";
 import { readJsonBody } from "./body.js";
-import { restProblem } from "./problems.js";
 import { encodeSplicing } from "./spliced-json.js";
 import type { RestRoute } from "./route.js";
+import { variableProblems } from "./variable-problems.js";
 
 export interface PreparedRoute {
   route: RestRoute;
   document: DocumentNode;
+  operation: OperationDefinitionNode;
 }
 
 export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): PreparedRoute[] {
   return routes.map((route) => {
     const errors = validate(schema, route.document);
     if (errors.length > 0) throw new Error(`REST route ${route.name}: invalid document: ${errors.map((e) => e.message).join("; ")}`);
-    return { route, document: route.document };
+    const operation = getOperationAST(route.document);
+    if (!operation) throw new Error(`REST route ${route.name}: the document must hold one operation`);
+    return { route, document: route.document, operation };
   });
 }
 
@@ -37,14 +40,14 @@ export async function runRoute(
     context.actor();
     const body = request.method === "GET" || request.method === "HEAD" ? undefined : await readJsonBody(request as unknown as Request);
     const variables = prepared.route.variables({ params: request.params, query: new URL(request.url).searchParams, body });
+    const problems = variableProblems(schema, prepared.operation, variables, request.params);
+    if (problems.length > 0) return errorResponse(relocated(requestErrorFor(problems.map((problem) => new GraphQLError(problem))), prepared.route.argumentLocations));
     const args = { schema, document: prepared.document, variableValues: variables, contextValue: context };
     const result = await execute(args);
     noteAnswerable(args, result);
     if (result.errors?.length) {
       const requestErrors = result.data == null && result.errors.every((e) => !e.path);
-      const first = requestErrors
-        ? requestErrorFor(result.errors.map((e) => new GraphQLError(restProblem(e.message, request.params))))
-        : maskError(result.errors[0], onUnexpected);
+      const first = requestErrors ? requestErrorFor(result.errors) : maskError(result.errors[0], onUnexpected);
       return errorResponse(relocated(first, prepared.route.argumentLocations));
     }
     // A result without errors has the shape the route's typed document declares.
