@@ -106,32 +106,38 @@ export function bootstrapAdmin(db: Database, configuredSecret: string | undefine
 async function bootstrapOnce(db: Db, configuredSecret: string | undefined): Promise<BootstrapResult> {
   const existingAdmin = await db.account.findFirst({ where: { admin: true }, orderBy: { createdAt: "asc" } });
   if (configuredSecret) {
-    const admin =
-      existingAdmin ??
-      (await db.account.upsert({
-        where: { email: BOOTSTRAP_ADMIN_EMAIL },
-        create: { name: "Administrator", email: BOOTSTRAP_ADMIN_EMAIL, plan: "unlimited", admin: true },
-        update: { admin: true },
-      }));
+    const admin = existingAdmin ?? (await bootstrapAdminAccount(db));
     const known = await db.apiToken.findUnique({ where: { secretHash: hashSecret(configuredSecret) } });
     if (known && known.accountId !== admin.id) throw forbidden("TOOLGATE_ADMIN_TOKEN is already registered for another account");
     if (known?.revokedAt) {
       throw forbidden(`TOOLGATE_ADMIN_TOKEN was revoked at ${known.revokedAt.toISOString()}; configure a new secret (revocation is permanent)`);
     }
-    if (!known) await db.apiToken.create({ data: { accountId: admin.id, name: "bootstrap (TOOLGATE_ADMIN_TOKEN)", secretHash: hashSecret(configuredSecret) } });
+    if (!known) await bootstrapToken(db, admin, "bootstrap (TOOLGATE_ADMIN_TOKEN)", configuredSecret);
     return { admin };
   }
   if (existingAdmin) return { admin: existingAdmin };
-  // The account and its one-time token in one statement: only the replica that created the admin
+  // The account and its one-time token in one transaction: only the replica that created the admin
   // prints a token, and a crash cannot leave an admin nobody can use.
   const secret = generateSecret();
-  const oneTimeToken = { create: { name: "bootstrap (one-time display)", secretHash: hashSecret(secret) } };
-  const promoted = await db.account.updateMany({ where: { email: BOOTSTRAP_ADMIN_EMAIL, admin: false }, data: { admin: true } });
-  if (promoted.count === 1) {
-    return { admin: await db.account.update({ where: { email: BOOTSTRAP_ADMIN_EMAIL }, data: { tokens: oneTimeToken } }), generatedSecret: secret };
-  }
-  const admin = await db.account.create({
-    data: { name: "Administrator", email: BOOTSTRAP_ADMIN_EMAIL, plan: "unlimited", admin: true, tokens: oneTimeToken },
-  });
+  const admin = await bootstrapAdminAccount(db);
+  await bootstrapToken(db, admin, "bootstrap (one-time display)", secret);
   return { admin, generatedSecret: secret };
+}
+
+/** The bootstrap administrator's account: created, or an existing account with its e-mail promoted; either recorded. */
+async function bootstrapAdminAccount(db: Db): Promise<Account> {
+  // Conditional, so that of replicas starting together one promotes; the others' create below then
+  // meets the unique e-mail, and their retry finds the winner's admin.
+  const { count } = await db.account.updateMany({ where: { email: BOOTSTRAP_ADMIN_EMAIL, admin: false }, data: { admin: true } });
+  if (count === 1) {
+    const promoted = await db.account.findUniqueOrThrow({ where: { email: BOOTSTRAP_ADMIN_EMAIL } });
+    return recorded(db, promoted, (account) => ({ type: "account-promoted", actor: "system", subject: { account } }));
+  }
+  const created = await db.account.create({ data: { name: "Administrator", email: BOOTSTRAP_ADMIN_EMAIL, plan: "unlimited", admin: true } });
+  return recorded(db, created, (account) => ({ type: "account-created", actor: "system", subject: { account } }));
+}
+
+async function bootstrapToken(db: Db, admin: Account, name: string, secret: string): Promise<void> {
+  const token = await db.apiToken.create({ data: { accountId: admin.id, name, secretHash: hashSecret(secret) } });
+  appendEvent(db, { type: "api-token-issued", actor: "system", subject: { token } });
 }

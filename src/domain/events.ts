@@ -24,6 +24,7 @@ export const CHANGE_EVENT_TYPES = [
   "environment-share-offered",
   "environment-shared",
   "account-created",
+  "account-promoted",
   "api-token-issued",
   "api-token-revoked",
 ] as const;

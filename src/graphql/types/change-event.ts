@@ -25,6 +25,7 @@ const EVENT_TYPE_DESCRIPTIONS: Record<ChangeEventTypeWord, string> = {
   "environment-share-offered": "An environment's owner offered an account a share (in that account's events only, until it accepts).",
   "environment-shared": "An account accepted a share of an environment (or an administrator shared it), or a share's role changed.",
   "account-created": "An account was created.",
+  "account-promoted": "An account was made an administrator (the bootstrap administrator, at start).",
   "api-token-issued": "An API token was issued (its secret is never part of an event).",
   "api-token-revoked": "An API token was revoked.",
 };

@@ -672,7 +672,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "release-published" | "release-superseded" | "release-de-published" | "release-restored" | "grant-created" | "grant-flags-changed" | "grant-deleted" | "grant-restored" | "grant-moved" | "grant-provisioned" | "environment-created" | "environment-share-offered" | "environment-shared" | "account-created" | "api-token-issued" | "api-token-revoked";
+            type: "release-published" | "release-superseded" | "release-de-published" | "release-restored" | "grant-created" | "grant-flags-changed" | "grant-deleted" | "grant-restored" | "grant-moved" | "grant-provisioned" | "environment-created" | "environment-share-offered" | "environment-shared" | "account-created" | "account-promoted" | "api-token-issued" | "api-token-revoked";
             /** Format: date-time */
             occurredAt: string;
             /** @description Who made the change; null for the system (CLI, demo seed, provisioning). */
