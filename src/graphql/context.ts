@@ -16,6 +16,12 @@ export interface Context {
   actor(): Actor;
   /** Stored JSON texts of the values resolvers handed out, for REST bodies to splice in. */
   jsonSources: JsonSources;
+  /**
+   * What the executor found about its answer: `keepable` when it ran a query that completed without
+   * errors, which the read cache may then keep (src/http/answer-cache.ts). An object, so that every
+   * copy of the context (Yoga merges ours into its own) notes into the same place.
+   */
+  answer: { keepable: boolean };
 }
 
 export interface ContextDependencies {
@@ -35,5 +41,6 @@ export async function createContext(deps: ContextDependencies, request: Request,
     authorization: request.headers.get("authorization"),
     actor: () => requireActor(authentication),
     jsonSources: new JsonSources(),
+    answer: { keepable: false },
   };
 }

@@ -4,7 +4,7 @@
 // string, body, Accept, Content-Type and who asks (the whole account row authentication found). The
 // reader's data version (src/db/data-version.ts: its account's head and the system's) is read before
 // the handler runs; the answer is kept under it only when the handler executed a query without
-// errors (the executors note that: answerable.ts) and answered 200. A later identical request reads
+// errors (the executors note that in the context: answerable.ts) and answered 200. A later identical request reads
 // the version again (one small statement instead of the 3–5 a read needs, and no GraphQL execution)
 // and gets the kept bytes only if nothing it can see changed since, through any replica or process.
 // Other accounts' writes leave its version alone. Administrators see everything, so their reads are
@@ -97,7 +97,7 @@ export class AnswerCache {
     if (!running) this.#running.set(flight, new Promise((resolve) => (settle = resolve)));
     let answer: Answer | undefined;
     try {
-      const response = await this.#execute(scope, version, handle);
+      const response = await this.#execute(context, scope, version, handle);
       answer = response.answer;
       if (answer) this.#answers.set(key, answer);
       return response.response;
@@ -119,13 +119,13 @@ export class AnswerCache {
     return byteResponse(answer.bytes, { status: answer.status, headers: answer.headers }, answer.assemblyKey);
   }
 
-  /** Runs the handler; its answer may be kept when the executor said so and it is a 200. */
-  async #execute(scope: RequestScope, version: string, handle: () => Promise<Response> | Response): Promise<{ response: Response; answer?: Answer }> {
-    scope.answerable = false;
+  /** Runs the handler; its answer may be kept when the executor said so (context.answer) and it is a 200. */
+  async #execute(context: Context, scope: RequestScope, version: string, handle: () => Promise<Response> | Response): Promise<{ response: Response; answer?: Answer }> {
+    context.answer.keepable = false;
     // The version was read before the handler ran, so an answer is never older than its version: a
     // change committed meanwhile may be in it, and then the next request reads a newer version anyway.
     const response = await handle();
-    if (!scope.answerable || response.status !== 200) return { response };
+    if (!context.answer.keepable || response.status !== 200) return { response };
     const known = knownBodyOf(response);
     const bytes = known?.bytes ?? new Uint8Array(await response.arrayBuffer());
     const answer: Answer = {

@@ -1,14 +1,13 @@
 // Whether what an executor ran may be kept by the read cache (answer-cache.ts): a query, not
 // delivered in parts, whose result has no errors. The REST executor and a Yoga plugin call
-// `noteAnswerable` with what they executed; the cache reads the note from the request scope.
+// `noteAnswerable` with what they executed; the note goes into the request's context.
 import { getOperationAST, Kind, visit, type DocumentNode, type ExecutionArgs } from "graphql";
-import { currentRequestScope } from "./request-scope.js";
+import type { Context } from "../graphql/context.js";
 
-/** Notes, for a request the read cache is answering, whether what was executed may be kept. */
+/** Notes in the request's context whether what was executed may be kept. */
 export function noteAnswerable(args: ExecutionArgs, result: unknown): void {
-  const scope = currentRequestScope();
-  if (!scope || scope.answerable !== false) return;
-  scope.answerable = isQuery(args) && isCompleteResult(result);
+  const context = args.contextValue as Context | undefined;
+  if (context?.answer) context.answer.keepable = isQuery(args) && isCompleteResult(result);
 }
 
 const incrementalDocuments = new WeakMap<DocumentNode, boolean>();

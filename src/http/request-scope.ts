@@ -7,11 +7,6 @@ export interface RequestScope {
   requestId: string;
   /** The GraphQL operation executed, when one was (yoga.ts notes it). */
   operationName?: string | undefined;
-  /**
-   * Set to false by the answer cache before a read runs, then by the executor to whether its answer
-   * may be kept (answer-cache.ts); undefined when no cache asked.
-   */
-  answerable?: boolean | undefined;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();
