@@ -154,6 +154,7 @@ function keyOf(request: Request, context: Context, body: string | undefined): st
   const graphql = GRAPHQL_PATH.test(url.pathname);
   if (!READ_METHODS.has(request.method) && !(graphql && request.method === "POST")) return undefined;
   if ((body?.length ?? 0) > MAX_REQUEST_CHARS || url.search.length > MAX_REQUEST_CHARS) return undefined;
+  if (body !== undefined && opensWithWrite(body)) return undefined;
   const accept = graphql ? (request.headers.get("accept") ?? "") : "";
   const contentType = graphql ? (request.headers.get("content-type") ?? "") : "";
   // HEAD is answered by GET's handler; the representation step drops the body.
@@ -165,6 +166,22 @@ function readerOf(context: Context): string | null | "administrator" {
   const { authentication } = context;
   if (authentication.kind !== "authenticated") return null;
   return authentication.actor.admin ? "administrator" : authentication.actor.id;
+}
+
+/** A document that begins with a mutation or subscription: never kept, so not looked up at all. */
+const WRITE_OPERATION = /^(?:[\s,\uFEFF]|#[^\n\r]*)*(?:mutation|subscription)\b/;
+
+/**
+ * Whether a /graphql body's document opens with a write. A document that does not say so at once
+ * (a query first, a persisted query) is looked up as a read, and its executor decides.
+ */
+function opensWithWrite(body: string): boolean {
+  try {
+    const { query } = JSON.parse(body) as { query?: unknown };
+    return typeof query === "string" && WRITE_OPERATION.test(query);
+  } catch {
+    return false;
+  }
 }
 
 const viewerKeys = new WeakMap<object, string>();

@@ -87,7 +87,7 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
   const watchReadCache = (read: () => AnswerCacheStats) => {
     new Counter({
       name: "toolgate_read_cache_lookups_total",
-      help: "Reads by what the read cache did: hit (answered from memory, or shared with the same read already running at the same data version), miss (executed; kept when a query answered without errors), uncacheable (not looked up: a /v1 write, the cache off, the database unreachable).",
+      help: "Reads by what the read cache did: hit (answered from memory, or shared with the same read already running at the same data version), miss (executed; kept when a query answered without errors), uncacheable (not looked up: a /v1 write, a GraphQL document opening with a mutation or subscription, an administrator, the cache off, the database unreachable).",
       labelNames: ["outcome"],
       registers: [registry],
       collect() {
