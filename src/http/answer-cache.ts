@@ -176,6 +176,8 @@ const WRITE_OPERATION = /^(?:[\s,\uFEFF]|#[^\n\r]*)*(?:mutation|subscription)\b/
  * (a query first, a persisted query) is looked up as a read, and its executor decides.
  */
 function opensWithWrite(body: string): boolean {
+  // Most reads name neither word: they are not parsed here a second time (Yoga parses the body too).
+  if (!body.includes("mutation") && !body.includes("subscription")) return false;
   try {
     const { query } = JSON.parse(body) as { query?: unknown };
     return typeof query === "string" && WRITE_OPERATION.test(query);
