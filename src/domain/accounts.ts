@@ -69,7 +69,7 @@ export async function revokeToken(db: Database, actor: Actor | "system", tokenId
     // Revoking twice keeps the first revocation's time.
     const { count } = await tx.apiToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: new Date() } });
     const revokedToken = await tx.apiToken.findUniqueOrThrow({ where: { id: tokenId } });
-    if (count === 1) await appendEvent(tx, { type: "api-token-revoked", actor, subject: { token: revokedToken } });
+    if (count === 1) appendEvent(tx, { type: "api-token-revoked", actor, subject: { token: revokedToken } });
     return revokedToken;
   });
   announceTokenRevoked(tokenId);

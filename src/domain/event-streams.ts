@@ -13,6 +13,7 @@ import type { Db } from "../db/client.js";
 import { providerOfClient } from "../db/client.js";
 import { afterCommit } from "../db/after-commit.js";
 import { announceInProcess, CHANGE_CHANNEL, type ChangeNotice } from "../db/change-feed.js";
+import { ACCOUNT_STREAM_PREFIX, accountStream, environmentStream, SYSTEM_STREAM } from "../db/stream-heads.js";
 
 /** An event as it will be stored, but for its id. */
 export interface PendingEvent {
@@ -24,11 +25,6 @@ export interface PendingEvent {
   accountId: string;
   state: string;
 }
-
-/** Moved by retention, which deletes events without recording any: every account depends on it. */
-const SYSTEM_STREAM = "*";
-const accountStream = (accountId: string) => `account:${accountId}`;
-const environmentStream = (environmentId: string) => `environment:${environmentId}`;
 
 const buffers = new WeakMap<object, PendingEvent[]>();
 
@@ -43,11 +39,11 @@ export function bufferEvent(tx: Db, event: PendingEvent): void {
   buffer.push(event);
 }
 
-/** Writes the transaction's events, last thing before it commits; returns how many. */
-export async function flushEvents(tx: Db): Promise<number> {
+/** Writes the transaction's events, last thing before it commits. */
+export async function flushEvents(tx: Db): Promise<void> {
   const events = buffers.get(tx) ?? [];
   buffers.delete(tx);
-  if (events.length === 0) return 0;
+  if (events.length === 0) return;
   const sql = dialectOf(tx);
   const ids = await issueIds(tx, sql, events);
   await tx.changeEvent.createMany({ data: events.map((event, index) => ({ ...event, id: ids[index]! })) });
@@ -55,7 +51,6 @@ export async function flushEvents(tx: Db): Promise<number> {
   // NOTIFY is transactional: it is delivered, to every replica, only if the transaction commits.
   if (sql.postgres) await tx.$executeRawUnsafe(`SELECT pg_notify($1, "notice") FROM json_array_elements_text($2::json) AS "notice"`, CHANGE_CHANNEL, JSON.stringify(notices.map((notice) => JSON.stringify(notice))));
   else afterCommit(tx, () => notices.forEach(announceInProcess));
-  return events.length;
 }
 
 /** Moves the system stream's head (retention deleted events): every kept answer is re-checked. */
@@ -105,7 +100,7 @@ function touchedStreams(statement: Statement, events: readonly PendingEvent[]): 
   const environments = [...new Set(events.flatMap((event) => (event.environmentId ? [event.environmentId] : [])))];
   const releases = [...new Set(events.flatMap((event) => (event.releaseId && event.type.startsWith("release-") ? [event.releaseId] : [])))];
   const parts = [...own].map((stream) => `SELECT ${statement.bind(stream)} AS "stream"`);
-  const account = (column: string) => `'account:' || ${column} AS "stream"`;
+  const account = (column: string) => `'${ACCOUNT_STREAM_PREFIX}' || ${column} AS "stream"`;
   if (environments.length > 0) {
     parts.push(`SELECT ${account(`"ownerAccountId"`)} FROM "Environment" WHERE "id" IN (${statement.list(environments)})`);
     parts.push(`SELECT ${account(`"accountId"`)} FROM "EnvironmentShare" WHERE "environmentId" IN (${statement.list(environments)})`);

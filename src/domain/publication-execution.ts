@@ -52,7 +52,7 @@ async function retire(db: Db, actor: Actor, release: ToolRelease): Promise<void>
     data: { lifecycle: "superseded", currentCoordinate: null, stateChangedAt: new Date(Math.max(Date.now(), release.stateChangedAt.getTime() + 1)), stateChangedById: actor.id },
   });
   if (count === 0) throw concurrentUpdate(release);
-  await appendEvent(db, { type: "release-superseded", actor, subject: { release: await db.toolRelease.findUniqueOrThrow({ where: { id: release.id } }) } });
+  appendEvent(db, { type: "release-superseded", actor, subject: { release: await db.toolRelease.findUniqueOrThrow({ where: { id: release.id } }) } });
 }
 
 /** Active grants created by coordinates move along; grants pinned by id stay on the old release. */
@@ -63,7 +63,7 @@ async function moveFollowingGrants(db: Db, actor: Actor, from: ToolRelease, to: 
   await db.grant.updateMany({ where: { id: { in: ids } }, data: { releaseId: to.id } });
   for (const grant of await db.grant.findMany({ where: { id: { in: ids } }, include: { environment: { select: { ownerAccountId: true } } }, orderBy: { id: "asc" } })) {
     const { environment, ...row } = grant;
-    await appendEvent(db, { type: "grant-moved", actor, accountId: environment.ownerAccountId, subject: { grant: row } });
+    appendEvent(db, { type: "grant-moved", actor, accountId: environment.ownerAccountId, subject: { grant: row } });
   }
   return ids;
 }

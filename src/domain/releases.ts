@@ -150,7 +150,7 @@ function changeLifecycle(db: Db, actor: Actor, releaseId: string, transition: Tr
     }
     const { owner: _owner, ...row } = release;
     const changed = { ...row, ...change };
-    await appendEvent(tx, { type: `release-${transition.done}` as "release-restored", actor, subject: { release: changed } });
+    appendEvent(tx, { type: `release-${transition.done}` as "release-restored", actor, subject: { release: changed } });
     return changed;
   });
 }
