@@ -3,7 +3,6 @@ import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
 import { requireActor, type Actor, type Authentication } from "../domain/actor.js";
 import { authenticate, type TokenLookup } from "../domain/tokens.js";
-import { JsonSources } from "./json-sources.js";
 
 export interface Context {
   db: Database;
@@ -14,8 +13,6 @@ export interface Context {
   authorization: string | null;
   /** The authenticated account; throws AUTH_UNAUTHORIZED for anonymous or rejected requests. */
   actor(): Actor;
-  /** Stored JSON texts of the values resolvers handed out, for REST bodies to splice in. */
-  jsonSources: JsonSources;
   /**
    * What the executor found about its answer: `keepable` when it ran a query that completed without
    * errors, which the read cache may then keep (src/http/answer-cache.ts). An object, so that every
@@ -40,7 +37,6 @@ export async function createContext(deps: ContextDependencies, request: Request,
     authentication,
     authorization: request.headers.get("authorization"),
     actor: () => requireActor(authentication),
-    jsonSources: new JsonSources(),
     answer: { keepable: false },
   };
 }

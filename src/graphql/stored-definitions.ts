@@ -2,52 +2,49 @@
 // definition's canonical JSON) and releases never change, so a text read once serves every later
 // read of any release with that digest. Reads therefore select the digest, not the text (up to 4 MiB
 // per release; 1.4 MB for a list of 50 grant views), and the definitions a request does not find here
-// are loaded by release id, in one statement per request.
+// are loaded by release id, in one statement per request. The text is handed out as it is (JsonText):
+// a REST body copies its bytes, and only a caller that needs the value parses it.
 import { createContextCache } from "@pothos/core";
 import DataLoader from "dataloader";
 import { LRUCache } from "lru-cache";
 import type { ToolRelease } from "../db/generated/sqlite/client.js";
 import { presentedSurface, type MiddlewareDefinition, type PresentedSurface } from "../domain/definitions/index.js";
 import type { Context } from "./context.js";
-import { serializesTo } from "./json-sources.js";
+import { JsonText } from "./json-text.js";
 
 interface StoredDefinition {
-  /** Parsed once, handed to every request (read-only). */
-  definition: MiddlewareDefinition;
+  /** The stored text (canonical JSON) as UTF-8, never written to: REST bodies copy it in place. */
+  utf8: Buffer;
   /**
-   * The stored text (canonical JSON) as UTF-8, when JSON.stringify(definition) is that text (see
-   * `serializesTo`): REST bodies copy these bytes in place of the definition instead of encoding it.
+   * Where the presented surface's serialization lies in `utf8`, found the first time a release's
+   * surface is read (undefined until then; null when the text holds no such run of bytes).
    */
-  utf8?: Buffer;
-  /** The presented surface's part of `utf8`, when its serialization is found there. */
-  presentedUtf8?: Buffer;
+  presented?: { start: number; end: number } | null;
 }
 
 /** What a release row brings: its id and digest (the type's and the field's selections). */
 export type DefinedRelease = Pick<ToolRelease, "id" | "metadataDigest">;
 
-/**
- * Counted by stored text length: at most 16 MiB of it, however many definitions that is. In memory
- * that is up to ~3 times as much: the UTF-8 bytes, and the parsed objects (measured at 1.75 times the text).
- */
-const MAX_TEXT_CHARACTERS = 16 * 1024 * 1024;
-const known = new LRUCache<string, StoredDefinition>({ maxSize: MAX_TEXT_CHARACTERS });
+/** Counted in bytes of text; only the text is kept, values are parsed when a caller needs one. */
+const MAX_TEXT_BYTES = 16 * 1024 * 1024;
+const known = new LRUCache<string, StoredDefinition>({ maxSize: MAX_TEXT_BYTES });
 
 function remember(digest: string, text: string): StoredDefinition {
-  const definition = JSON.parse(text) as MiddlewareDefinition;
-  const stored: StoredDefinition = { definition };
-  if (serializesTo(definition, text)) {
-    stored.utf8 = Buffer.from(text, "utf8");
-    // The surface's text is part of the canonical text; found once, sliced without copying.
-    const presented = JSON.stringify(presentedSurface(definition));
-    const start = text.indexOf(presented);
-    if (start >= 0) {
-      const byteStart = Buffer.byteLength(text.slice(0, start), "utf8");
-      stored.presentedUtf8 = stored.utf8.subarray(byteStart, byteStart + Buffer.byteLength(presented, "utf8"));
-    }
-  }
-  known.set(digest, stored, { size: Math.max(1, text.length) });
+  const stored: StoredDefinition = { utf8: Buffer.from(text, "utf8") };
+  known.set(digest, stored, { size: Math.max(1, stored.utf8.byteLength) });
   return stored;
+}
+
+const parsed = (utf8: Buffer) => JSON.parse(utf8.toString("utf8")) as MiddlewareDefinition;
+
+/** The byte range of the presented surface's serialization in the stored text, if it is there. */
+function presentedRange(utf8: Buffer): { start: number; end: number } | null {
+  const text = utf8.toString("utf8");
+  const presented = JSON.stringify(presentedSurface(JSON.parse(text) as MiddlewareDefinition));
+  const start = text.indexOf(presented);
+  if (start < 0) return null;
+  const byteStart = Buffer.byteLength(text.slice(0, start), "utf8");
+  return { start: byteStart, end: byteStart + Buffer.byteLength(presented, "utf8") };
 }
 
 /** One statement for every definition a request misses, however many fields ask. */
@@ -74,22 +71,19 @@ export const mapMaybePromise = <T, R>(value: T | Promise<T>, next: (value: T) =>
 
 /** The parsed definition. */
 export function releaseDefinition(release: DefinedRelease, context: Context): MiddlewareDefinition | Promise<MiddlewareDefinition> {
-  return mapMaybePromise(storedDefinitionOf(release, context), (stored) => stored.definition);
+  return mapMaybePromise(storedDefinitionOf(release, context), (stored) => parsed(stored.utf8));
 }
 
-/** The whole parsed definition, its stored text noted for REST bodies when it serializes to it. */
-export function wholeDefinition(release: DefinedRelease, context: Context): MiddlewareDefinition | Promise<MiddlewareDefinition> {
-  return mapMaybePromise(storedDefinitionOf(release, context), (stored) => {
-    if (stored.utf8) context.jsonSources.note(stored.definition, stored.utf8);
-    return stored.definition;
-  });
+/** The whole definition as its stored text. */
+export function wholeDefinition(release: DefinedRelease, context: Context): JsonText | Promise<JsonText> {
+  return mapMaybePromise(storedDefinitionOf(release, context), (stored) => new JsonText(stored.utf8));
 }
 
-/** The presented surface (`scope.value.presented`), its part of the stored text noted for REST bodies. */
-export function releasePresentedSurface(release: DefinedRelease, context: Context): PresentedSurface | Promise<PresentedSurface> {
+/** The presented surface (`scope.value.presented`): its part of the stored text, or the value when the text has no such part. */
+export function releasePresentedSurface(release: DefinedRelease, context: Context): JsonText | PresentedSurface | Promise<JsonText | PresentedSurface> {
   return mapMaybePromise(storedDefinitionOf(release, context), (stored) => {
-    const presented = presentedSurface(stored.definition);
-    if (stored.presentedUtf8) context.jsonSources.note(presented, stored.presentedUtf8);
-    return presented;
+    if (stored.presented === undefined) stored.presented = presentedRange(stored.utf8);
+    if (stored.presented === null) return presentedSurface(parsed(stored.utf8));
+    return new JsonText(stored.utf8.subarray(stored.presented.start, stored.presented.end));
   });
 }

@@ -13,6 +13,7 @@ import { LRUCache } from "lru-cache";
 import type { DataVersionReader } from "../db/data-version.js";
 import type { Context } from "../graphql/context.js";
 import { byteResponse, knownBodyOf } from "./byte-body.js";
+import { sha256Base64url } from "./etag.js";
 import { currentRequestScope, noteOperationName, type RequestScope } from "./request-scope.js";
 
 interface Answer {
@@ -20,8 +21,8 @@ interface Answer {
   status: number;
   headers: [string, string][];
   bytes: Uint8Array;
-  /** Names the bytes for the ETag's hash, so it is computed once per answer (body-digest.ts). */
-  assemblyKey: string;
+  /** The SHA-256 of the bytes (base64url), for the ETag: computed once per answer. */
+  sha256: string;
   /** The GraphQL operation it ran, for the request metrics. */
   operationName: string | undefined;
 }
@@ -45,9 +46,6 @@ const MAX_REQUEST_CHARS = 8192;
 const MAX_ANSWER_SHARE = 4;
 /** What an answer costs beyond its bytes and key: the entry, its headers, the LRU's bookkeeping. */
 const ANSWER_OVERHEAD_BYTES = 400;
-
-/** Names kept answers for body-digest.ts, whose digests are shared by every cache in the process. */
-let answersKept = 0;
 
 export class AnswerCache {
   readonly #answers: LRUCache<string, Answer> | undefined;
@@ -116,7 +114,7 @@ export class AnswerCache {
   #replay(answer: Answer): Response {
     this.#lookups.hit += 1;
     if (answer.operationName !== undefined) noteOperationName(answer.operationName);
-    return byteResponse(answer.bytes, { status: answer.status, headers: answer.headers }, answer.assemblyKey);
+    return byteResponse(answer.bytes, { status: answer.status, headers: answer.headers }, answer.sha256);
   }
 
   /** Runs the handler; its answer may be kept when the executor said so (context.answer) and it is a 200. */
@@ -133,10 +131,10 @@ export class AnswerCache {
       status: response.status,
       headers: [...response.headers],
       bytes,
-      assemblyKey: known?.assemblyKey ?? `answer:${++answersKept}`,
+      sha256: known?.sha256 ?? sha256Base64url(bytes),
       operationName: scope.operationName,
     };
-    return { response: known ? response : byteResponse(bytes, { status: answer.status, headers: answer.headers }, answer.assemblyKey), answer };
+    return { response: byteResponse(bytes, { status: answer.status, headers: answer.headers }, answer.sha256), answer };
   }
 
   async #uncacheable(handle: () => Promise<Response> | Response): Promise<Response> {

@@ -9,6 +9,7 @@ import { FAVICON_PATH, faviconResponse } from "./favicon.js";
 import { createOpenApiDocument } from "./openapi.js";
 import type { RestRoute } from "./rest/route.js";
 import { readScalarBundle } from "./scalar-bundle.js";
+import { sha256Base64url } from "./etag.js";
 
 /** A public path answering GET (the router adds HEAD, with the same handler). */
 export interface Page {
@@ -116,7 +117,7 @@ export function apiReferencePages(routes: readonly RestRoute[]): Page[] {
   const documentJson = JSON.stringify(document);
   const version = (document.info as { version: string }).version;
   const index = JSON.stringify({ name: "toolgate", version, links: LINKS });
-  let bundle: Promise<Uint8Array> | undefined;
+  let bundle: Promise<{ bytes: Uint8Array; sha256: string }> | undefined;
   return [
     { path: "/", handle: async () => html(landingPage(version)) },
     { path: "/v1", handle: async () => new Response(index, { headers: { "content-type": "application/json", "cache-control": REVALIDATE } }) },
@@ -125,9 +126,10 @@ export function apiReferencePages(routes: readonly RestRoute[]): Page[] {
     {
       path: SCALAR_BUNDLE_PATH,
       handle: async () => {
-        bundle ??= readScalarBundle(SCALAR_BUNDLE);
-        // The same bytes every time: keyed by its URL, its ETag is hashed once (body-digest.ts).
-        return byteResponse(await bundle, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } }, SCALAR_BUNDLE_PATH);
+        // The same bytes every time: hashed for its ETag once.
+        bundle ??= readScalarBundle(SCALAR_BUNDLE).then((bytes) => ({ bytes, sha256: sha256Base64url(bytes) }));
+        const { bytes, sha256 } = await bundle;
+        return byteResponse(bytes, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } }, sha256);
       },
     },
     { path: FAVICON_PATH, handle: async () => faviconResponse() },

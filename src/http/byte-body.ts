@@ -4,14 +4,14 @@
 // here is a stream over the same bytes, and the bytes stay known to the representation step.
 const bodies = new WeakMap<Response, KnownBody>();
 
-/** A body in hand: its bytes and, when it was assembled from cached pieces, its assembly key (body-digest.ts). */
+/** A body in hand: its bytes and, when already computed, their SHA-256 (base64url). */
 export interface KnownBody {
   bytes: Uint8Array;
-  assemblyKey?: string | undefined;
+  sha256?: string | undefined;
 }
 
 /** A Response whose body is `bytes`, not copied. */
-export function byteResponse(bytes: Uint8Array, init: ResponseInit, assemblyKey?: string): Response {
+export function byteResponse(bytes: Uint8Array, init: ResponseInit, sha256?: string): Response {
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       if (bytes.byteLength > 0) controller.enqueue(bytes);
@@ -19,7 +19,7 @@ export function byteResponse(bytes: Uint8Array, init: ResponseInit, assemblyKey?
     },
   });
   const response = new Response(body, init);
-  bodies.set(response, { bytes, assemblyKey });
+  bodies.set(response, { bytes, sha256 });
   return response;
 }
 

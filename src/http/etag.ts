@@ -1,13 +1,16 @@
 // Strong entity tags from the bytes sent, and If-None-Match (RFC 9110 13.1.2).
-import { bodySha256 } from "./body-digest.js";
+import { createHash } from "node:crypto";
+
+/** The SHA-256 of `body`, base64url. */
+export const sha256Base64url = (body: Uint8Array) => createHash("sha256").update(body).digest("base64url");
 
 /**
- * A strong ETag: the SHA-256 of the uncoded body, suffixed with the content coding when the body is
- * sent compressed, since a gzip and an identity body are different representations (RFC 9110 8.8.3.3).
- * With the key of the body's assembly, the hash is computed once per assembly (body-digest.ts).
+ * A strong ETag: the SHA-256 of the uncoded body (`sha256`, when the caller has it already), suffixed
+ * with the content coding when the body is sent compressed, since a gzip and an identity body are
+ * different representations (RFC 9110 8.8.3.3).
  */
-export function strongETag(body: Uint8Array, contentCoding?: string, assemblyKey?: string): string {
-  const hash = bodySha256(body, assemblyKey);
+export function strongETag(body: Uint8Array, contentCoding?: string, sha256?: string): string {
+  const hash = sha256 ?? sha256Base64url(body);
   return `"${contentCoding ? `${hash}-${contentCoding}` : hash}"`;
 }
 

@@ -1,8 +1,9 @@
 // Definitions are read by content: a release's text is loaded the first time its digest is met, in
 // one statement for the whole request, and later reads select no definition at all. REST bodies
-// splice the stored text and stay byte for byte what JSON.stringify writes.
+// copy the stored text in place of the definition.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { canonicalJson, metadataDigest, type MiddlewareDefinition } from "../../src/domain/definitions/index.js";
 import { createGrant } from "../../src/domain/grants.js";
 import { paths } from "../api/grants/support.js";
 import { definitionFor } from "../fixtures/definitions/index.js";
@@ -73,9 +74,23 @@ describeEachDatabase("stored definitions, read by content", (provider) => {
     expect(body.data.toolRelease.definitionSummary.name).toBe(name);
   });
 
-  it("writes a stored text that does not serialize back to itself as JSON.stringify does, never splicing it", async () => {
-    // Stored texts are canonical JSON; one that is not (here: indented) stands for any text whose
-    // parse serializes differently (integer-like keys would, were the schema ever to allow them).
+  it("sends a grant view's definition as the stored text, byte for byte: the canonical JSON the metadataDigest is taken of", async () => {
+    const name = uniqueName("verbatim");
+    const release = await world.publish(world.owner, name, "1.0.0");
+    const environment = await world.environmentOf(world.owner);
+    const grant = await createGrant(service.db, world.owner.account, environment.id, { release: { type: "ById", releaseId: release.id } });
+    const stored = await service.db.toolRelease.findUniqueOrThrow({ where: { id: release.id }, select: { definition: true, metadataDigest: true } });
+
+    const view = await counted(paths.grant(grant.id));
+    expect(view.result.text).toContain(`"definition":${stored.definition},`);
+    expect(canonicalJson(JSON.parse(stored.definition))).toBe(stored.definition);
+    expect(metadataDigest(JSON.parse(stored.definition) as MiddlewareDefinition)).toBe(stored.metadataDigest);
+    expect((view.result.body as { release: { definition: unknown } }).release.definition).toEqual(definitionFor(name, "1.0.0"));
+  });
+
+  it("answers a release whose stored text holds no canonical presented part with the parsed surface", async () => {
+    // Stored texts are canonical JSON; one that is not (here: indented) has no run of bytes that is
+    // the surface's serialization, so the surface is parsed and serialized instead.
     const name = uniqueName("indented");
     const release = await world.publish(world.owner, name, "1.0.0");
     const definition = definitionFor(name, "1.0.0");
@@ -83,14 +98,9 @@ describeEachDatabase("stored definitions, read by content", (provider) => {
     // Digests name contents: the cache is shared by every service in the process.
     const digest = `sha256:${createHash("sha256").update(text).digest("hex")}`;
     await service.db.toolRelease.update({ where: { id: release.id }, data: { definition: text, metadataDigest: digest } });
-    const environment = await world.environmentOf(world.owner);
-    const grant = await createGrant(service.db, world.owner.account, environment.id, { release: { type: "ById", releaseId: release.id } });
 
     const read = await counted(`/v1/tool-releases/${release.id}`);
     expect((read.result.body as { definition: unknown }).definition).toEqual(definition.scope.value.presented);
     expect(read.result.text).toBe(JSON.stringify(read.result.body));
-    const view = await counted(paths.grant(grant.id));
-    expect(view.result.text).toBe(JSON.stringify(view.result.body));
-    expect(view.result.text).not.toContain("\n");
   });
 });

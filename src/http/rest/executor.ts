@@ -8,7 +8,7 @@ import { noteAnswerable } from "../answerable.js";
 import { byteResponse } from "../byte-body.js";
 import { errorResponse } from "../errors.js";
 import { readJsonBody } from "./body.js";
-import { encodeSplicing } from "./spliced-json.js";
+import { encodeJsonBody } from "./json-body.js";
 import type { RestRoute } from "./route.js";
 import { variableProblems } from "./variable-problems.js";
 
@@ -55,8 +55,7 @@ export async function runRoute(
     const { status } = prepared.route.contract.success;
     if (responseBody === undefined) return new Response(null, { status });
     // Bytes, not a string: undici would scan a string body for lone surrogates and encode it again.
-    const { bytes, assemblyKey } = encodeSplicing(responseBody, context.jsonSources);
-    return byteResponse(bytes, { status, headers: { "content-type": "application/json" } }, assemblyKey);
+    return byteResponse(encodeJsonBody(responseBody), { status, headers: { "content-type": "application/json" } });
   } catch (error) {
     return errorResponse(maskError(error, onUnexpected));
   }

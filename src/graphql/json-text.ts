@@ -1,0 +1,13 @@
+// A JSON value handed out as the UTF-8 text it was stored as. Resolvers return it for stored
+// definitions: a REST body copies its bytes in place (src/http/rest/json-pieces.ts), while any other
+// serializer (a /graphql response, an event) meets `toJSON` and gets the parsed value.
+
+export class JsonText {
+  /** @param utf8 the value's JSON text, never written to */
+  constructor(readonly utf8: Uint8Array) {}
+
+  /** The value itself: parsed at each call, so that nothing beyond the bytes is kept. */
+  toJSON(): unknown {
+    return JSON.parse(Buffer.from(this.utf8.buffer, this.utf8.byteOffset, this.utf8.byteLength).toString("utf8"));
+  }
+}
