@@ -95,8 +95,22 @@ function ownerOf(where: string, functionName: string): string {
   return functionName;
 }
 
+const parents = new Map<number, number>();
+for (const node of profile.nodes) for (const child of (node as ProfileNode & { children?: number[] }).children ?? []) parents.set(child, node.id);
+/** The sample's nearest frame that is a package's or src/'s: who node's internals (and GC) worked for. */
+function callerOf(id: number): string | undefined {
+  for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
+    const frame = nodes.get(at)!.callFrame;
+    const original = originalOf(frame);
+    if (original) return ownerOf(original, frame.functionName);
+    if (frame.url.includes("node_modules/")) return ownerOf(frame.url, frame.functionName);
+  }
+  return undefined;
+}
+
 const selfTime = new Map<string, number>();
 const byOwner = new Map<string, number>();
+const byCaller = new Map<string, number>();
 let total = 0;
 profile.samples.forEach((id, index) => {
   const frame = nodes.get(id)!.callFrame;
@@ -109,9 +123,13 @@ profile.samples.forEach((id, index) => {
   selfTime.set(key, (selfTime.get(key) ?? 0) + delta);
   const owner = ownerOf(where, functionName);
   byOwner.set(owner, (byOwner.get(owner) ?? 0) + delta);
+  const caller = callerOf(id) ?? owner;
+  byCaller.set(caller, (byCaller.get(caller) ?? 0) + delta);
 });
 const percent = (time: number) => `${((time / total) * 100).toFixed(1).padStart(5)}%`;
 for (const [key, time] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30))) console.log(`${percent(time)}  ${key}`);
 console.log("self time by package, src/ directory or engine entry:");
 for (const [owner, time] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${percent(time)}  ${owner}`);
+console.log("self time, node's internals charged to the package or src/ directory that called them:");
+for (const [owner, time] of [...byCaller].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${percent(time)}  ${owner}`);
 console.log(`profile: ${path.join(profileDir, file)}`);
