@@ -13,7 +13,7 @@ import { createScratchDatabase } from "../scripts/scratch-database.js";
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import { buildSchema } from "../src/graphql/schema.js";
 import { createApp } from "../src/http/app.js";
-import { createLogger } from "../src/http/logger.js";
+import { createLogger } from "../src/http/ops/logger.js";
 import { REST_ROUTES } from "../src/http/rest/routes.js";
 import { seedDataset } from "./dataset.js";
 import { SCENARIOS } from "./scenarios.js";

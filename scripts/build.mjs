@@ -5,7 +5,7 @@
 //   Node resolves, reads and compiles ~1,500 modules otherwise, which was half of a server's
 //   start-up (docs/performance.md).
 // - dist/graphiql/, GraphiQL's scripts, stylesheet and editor workers as files named by their
-//   content, each with brotli and gzip variants (src/http/graphiql-asset-build.ts). Compressing
+//   content, each with brotli and gzip variants (src/http/pages/graphiql-asset-build.ts). Compressing
 //   them takes ~20 s of CPU, so this folder is kept from build to build and only new content is
 //   compressed.
 // Type checking is `npm run typecheck`; this only strips types and bundles, in a few seconds, so
@@ -108,5 +108,5 @@ if (process.argv.includes("--with-clients")) {
 await compile();
 await bundle();
 // Imported from the compile step's output, as the client generator does.
-const { writeGraphiQLAssets } = await import(new URL("../dist/http/graphiql-asset-build.js", import.meta.url).href);
+const { writeGraphiQLAssets } = await import(new URL("../dist/http/pages/graphiql-asset-build.js", import.meta.url).href);
 await writeGraphiQLAssets(graphiqlDir);

@@ -105,7 +105,7 @@ export interface Config {
   shutdownGraceMs: number;
   /** How long a looked-up API token is trusted before it is read again (0: never cached). */
   tokenCacheMs: number;
-  /** Memory for answers to repeated reads, in bytes; 0 turns the read cache off (src/http/answer-cache.ts). */
+  /** Memory for answers to repeated reads, in bytes; 0 turns the read cache off (src/http/api/read-cache.ts). */
   readCacheBytes: number;
   /** How far V8's heap may grow past what survived the last full GC, in percent; 0 leaves V8's heuristic (applied by the launcher, src/heap-growth.ts). */
   heapGrowthPercent: number;
@@ -126,7 +126,7 @@ interface MetricsConfig {
   port: number | undefined;
 }
 
-/** Token buckets per API token and per client address (src/http/rate-limit.ts). */
+/** Token buckets per API token and per client address (src/http/api/rate-limit.ts). */
 export interface RateLimitConfig {
   perToken: { perSecond: number; burst: number };
   /** Requests without a valid token, per client address. */

@@ -1,6 +1,6 @@
 // The composition root: configuration → the address checked → database (migrated) → bootstrap →
 // schema → HTTP server.
-import type { Logger } from "pino";
+import type { DestinationStream, Logger } from "pino";
 import type { Config } from "./config.js";
 import { openDatabase, poolUsageOf, type Database } from "./db/client.js";
 import { providerOf } from "./db/connection.js";
@@ -12,15 +12,15 @@ import { bootstrapAdmin } from "./domain/accounts.js";
 import { buildSchema } from "./graphql/schema.js";
 import { startLiveEvents } from "./graphql/live-events/live-events.js";
 import { createApp } from "./http/app.js";
-import { createLogger } from "./http/logger.js";
+import { createLogger } from "./http/ops/logger.js";
 import { REST_ROUTES } from "./http/rest/routes.js";
-import { listenForMetrics, metricsHandler } from "./http/metrics-endpoint.js";
-import { checkCanListen } from "./http/port-check.js";
-import { listen, type RunningServer } from "./http/server.js";
+import { listenForMetrics, metricsHandler } from "./http/ops/metrics-endpoint.js";
+import { checkCanListen } from "./http/server/port-check.js";
+import { listen, type RunningServer } from "./http/server/listen.js";
 import { createServiceMetrics, type ServiceMetrics } from "./metrics/service-metrics.js";
 import { asStartupError } from "./startup-error.js";
 import type { DemoTokens } from "./demo/seed.js";
-import type { StarterVariables } from "./http/graphiql.js";
+import type { StarterVariables } from "./http/pages/graphiql.js";
 
 export interface Service {
   url: string;
@@ -43,12 +43,14 @@ export interface Service {
 export interface ServiceHooks {
   /** Runs after bootstrap, before listening (the demo seed): the demo's tokens and the ids GraphiQL is pre-filled with. */
   afterBootstrap?(db: Database, logger: Logger): Promise<{ demoTokens?: DemoTokens | undefined; graphiqlVariables?: StarterVariables | undefined } | void>;
+  /** Where log lines go; stdout when omitted. */
+  logDestination?: DestinationStream | undefined;
 }
 
 export async function startService(config: Config, hooks: ServiceHooks = {}): Promise<Service> {
   await checkCanListen(config.port, config.host);
   if (config.metrics.port !== undefined) await checkCanListen(config.metrics.port, config.host);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, hooks.logDestination);
   const metrics = createServiceMetrics(providerOf(config.databaseUrl));
   const { db, adminToken } = await openMigratedDatabase(config, logger, metrics).catch((error: unknown) => {
     throw asStartupError(config.databaseUrl, error);

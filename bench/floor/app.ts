@@ -21,7 +21,7 @@ const LIST_PATH = new RegExp(`^/v1/envs/${UUID}/tool-middlewares$`);
 /**
  * JSON given in pieces is encoded piece by piece into one buffer: joining 1.4 MB of pieces into one
  * string first costs several times as much (V8 flattens the concatenation before encoding it).
- * toolgate's own encoder (src/http/rest/spliced-json.ts) does the same; the floor keeps its copy so
+ * toolgate's own encoder (src/http/rest/json-body.ts) does the same; the floor keeps its copy so
  * that a change to toolgate's cannot move the yardstick.
  */
 function send(response: ServerResponse, status: number, json: string | readonly string[]): void {

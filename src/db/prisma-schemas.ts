@@ -3,12 +3,13 @@
 // drops the Pothos generator (its types do not depend on the provider and are generated once).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { projectRoot } from "../project-root.js";
 
 export type DatabaseProvider = "sqlite" | "postgresql";
 export const DATABASE_PROVIDERS: readonly DatabaseProvider[] = ["sqlite", "postgresql"];
 
-export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export { projectRoot };
+/** @public scripts/generate-clients.mjs reads it from the build. */
 export const sourceSchemaPath = path.join(projectRoot, "prisma", "schema.prisma");
 export const migrationsRoot = path.join(projectRoot, "prisma", "migrations");
 

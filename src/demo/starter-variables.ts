@@ -1,4 +1,4 @@
-// The ids GraphiQL's starter document (src/http/graphiql.ts) is pre-filled with in demo mode, looked
+// The ids GraphiQL's starter document (src/http/pages/graphiql.ts) is pre-filled with in demo mode, looked
 // up by name in the demo data (seed.ts) on every start, so they are this database's. With them every
 // starter operation runs as shipped: staging has no versionCheck, so any release may be granted
 // there; the grant is a manual one in staging; the coordinate is that grant's release.

@@ -15,10 +15,11 @@ export interface Context {
   actor(): Actor;
   /**
    * What the executor found about its answer: `keepable` when it ran a query that completed without
-   * errors, which the read cache may then keep (src/http/answer-cache.ts). An object, so that every
-   * copy of the context (Yoga merges ours into its own) notes into the same place.
+   * errors, which the read cache may then keep (src/http/api/read-cache.ts), and the GraphQL
+   * operation it ran, for the request metrics. An object, so that every copy of the context (Yoga
+   * merges ours into its own) notes into the same place.
    */
-  answer: { keepable: boolean };
+  answer: { keepable: boolean; operationName?: string | undefined };
 }
 
 export interface ContextDependencies {

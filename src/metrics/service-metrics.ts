@@ -3,13 +3,20 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from "prom-client";
 import type { PoolUsage } from "../db/client.js";
 import type { DatabaseProvider } from "../db/prisma-schemas.js";
-import type { AnswerCacheStats } from "../http/answer-cache.js";
 import { STATEMENT_KINDS, type QueryObserver, type StatementKind } from "../db/query-timing.js";
 import { createRequestMetrics, type RequestMetrics } from "./request-metrics.js";
 import { SeriesHistogram, type ExportedMetric, type Series } from "./histogram.js";
 
 /** Seconds; from a cached SQLite read (~0.1 ms) to the statement timeout. */
 const DB_QUERY_DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
+
+export type ReadCacheOutcome = "hit" | "miss" | "uncacheable";
+
+/** What the read cache reports (src/http/api/read-cache.ts). */
+export interface ReadCacheStats {
+  lookups: Record<ReadCacheOutcome, number>;
+  bytes: number;
+}
 
 export interface ServiceMetrics {
   requests: RequestMetrics;
@@ -19,7 +26,7 @@ export interface ServiceMetrics {
   /** Reports the number of open live subscriptions at every scrape. */
   watchLiveSubscriptions(read: () => number): void;
   /** Reports the read cache's lookups and size at every scrape. */
-  watchReadCache(read: () => AnswerCacheStats): void;
+  watchReadCache(read: () => ReadCacheStats): void;
   /** The exposition text. */
   scrape(): Promise<string>;
   contentType: string;
@@ -84,7 +91,7 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
       },
     });
 
-  const watchReadCache = (read: () => AnswerCacheStats) => {
+  const watchReadCache = (read: () => ReadCacheStats) => {
     new Counter({
       name: "toolgate_read_cache_lookups_total",
       help: "Reads by what the read cache did: hit (answered from memory, or shared with the same read already running at the same data version), miss (executed; kept when a query answered without errors), uncacheable (not looked up: a /v1 write, a GraphQL document opening with a mutation or subscription, an administrator, the cache off, the database unreachable).",

@@ -1,4 +1,6 @@
-// A failure nobody planned for answers 500 INTERNAL_UNKNOWN with no detail, on both surfaces.
+// A failure nobody planned for answers 500 INTERNAL_UNKNOWN with no detail, on both surfaces, and
+// is logged at error level with the id of the request it failed.
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type World } from "../helpers/world.js";
@@ -8,8 +10,16 @@ describeEachDatabase("unexpected failures", (provider) => {
   let service: TestService;
   let world: World;
   let releaseId: string;
+  const logLines: { level: number; msg: string; requestId?: string; err?: { message?: string } }[] = [];
+  const errorLinesOf = (requestId: string | null) => logLines.filter((line) => line.level >= 50 && line.requestId === requestId);
   beforeAll(async () => {
-    service = await startTestService(provider);
+    const logDestination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split("\n").filter(Boolean)) logLines.push(JSON.parse(line) as (typeof logLines)[number]);
+        done();
+      },
+    });
+    service = await startTestService(provider, { logLevel: "error" }, { logDestination });
     world = await createWorld(service);
     releaseId = (await world.publish(world.owner, "doomed-tool", "1.0.0")).id;
     // Break the database under the running server: the release table disappears.
@@ -22,6 +32,7 @@ describeEachDatabase("unexpected failures", (provider) => {
     expect(result.status).toBe(500);
     expect(result.body).toEqual({ code: "INTERNAL_UNKNOWN", error: "internal server error" });
     expect(result.headers.get("x-request-id")).toBeTruthy();
+    expect(errorLinesOf(result.headers.get("x-request-id"))).toEqual([expect.objectContaining({ msg: "unexpected error", err: expect.objectContaining({ message: expect.stringContaining("ToolRelease") }) })]);
   });
 
   it("answers INTERNAL_UNKNOWN through GraphQL without details", async () => {
@@ -30,5 +41,6 @@ describeEachDatabase("unexpected failures", (provider) => {
     expectGraphQLErrorStatus(result, 500);
     expect(result.body.errors).toEqual([expect.objectContaining({ message: "internal server error", extensions: expect.objectContaining({ code: "INTERNAL_UNKNOWN" }) })]);
     expect(result.text).not.toMatch(/ToolRelease"|SELECT|at .*\.ts/);
+    expect(errorLinesOf(result.headers.get("x-request-id"))).toEqual([expect.objectContaining({ msg: "unexpected GraphQL error", err: expect.objectContaining({ message: expect.stringContaining("ToolRelease") }) })]);
   });
 });

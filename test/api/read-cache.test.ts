@@ -1,4 +1,4 @@
-// The read cache (src/http/answer-cache.ts): a repeated query is answered from memory only while
+// The read cache (src/http/api/read-cache.ts): a repeated query is answered from memory only while
 // nothing its reader can see has changed since it was computed, through this process or any other;
 // other accounts' changes leave it alone; answers depend on who asks; errors are never kept; the
 // memory it takes is bounded.

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-const PROJECT_ROOT = new URL("../../", import.meta.url);
+const PROJECT_ROOT = new URL("../..", import.meta.url);
 const DOCS = readFileSync(new URL("docs/graphql.md", PROJECT_ROOT), "utf8");
 
 const quotes = [...DOCS.matchAll(/^```\w+ (test\/clients\/\S+)\n([\s\S]*?)^```$/gm)].map((match) => ({ path: match[1]!, text: match[2]! }));

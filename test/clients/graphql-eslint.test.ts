@@ -5,7 +5,7 @@ import { ESLint, type Linter } from "eslint";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const PROJECT_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const eslint = new ESLint({ cwd: PROJECT_ROOT });
 
 const severity = (entry: Linter.RuleEntry | undefined) => (Array.isArray(entry) ? entry[0] : entry);

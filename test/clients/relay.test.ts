@@ -15,7 +15,7 @@ import { createRelayEnvironment } from "./relay/relay-environment.js";
 import { commit, loadNext, loadQuery, readFragment, refetch, type FragmentData } from "./relay/relay-hooks.js";
 import { createClientWorld, grantUuidsInOneRequest, takeOverByHand, PAGE_SIZE, watchRequests, type ClientWorld } from "./support.js";
 
-const RELAY_APP = fileURLToPath(new URL("./relay/", import.meta.url));
+const RELAY_APP = fileURLToPath(new URL("./relay", import.meta.url));
 const relayCompiler: string = createRequire(import.meta.url)("relay-compiler");
 
 /** Runs relay-compiler the way `npm run relay` does: in the app's directory, with its relay.config.json. */

@@ -6,8 +6,8 @@ import { Kind, parse, print, validate, type DocumentNode, type OperationDefiniti
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDemo } from "../../src/demo/load.js";
 import { buildSchema } from "../../src/graphql/schema.js";
-import { GRAPHIQL_DEFAULT_QUERY } from "../../src/http/graphiql.js";
-import { GRAPHIQL_CONFIGURATION_ID } from "../../src/http/graphiql-boot.js";
+import { GRAPHIQL_DEFAULT_QUERY } from "../../src/http/pages/graphiql.js";
+import { GRAPHIQL_CONFIGURATION_ID } from "../../src/http/pages/graphiql-boot.js";
 import { client } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 
@@ -26,7 +26,7 @@ interface PageOptions {
   variables?: string;
 }
 
-/** The options the served page hands to GraphiQL: `options` of its JSON configuration (src/http/graphiql-boot.ts). */
+/** The options the served page hands to GraphiQL: `options` of its JSON configuration (src/http/pages/graphiql-boot.ts). */
 function graphiqlOptionsIn(page: string): PageOptions {
   const json = new RegExp(`<script type="application/json" id="${GRAPHIQL_CONFIGURATION_ID}">(.*?)</script>`, "s").exec(page)?.[1];
   expect(json, "the page carries GraphiQL's configuration").toBeDefined();

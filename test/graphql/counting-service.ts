@@ -6,9 +6,9 @@ import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
 import { bootstrapAdmin } from "../../src/domain/accounts.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { createApp } from "../../src/http/app.js";
-import { createLogger } from "../../src/http/logger.js";
+import { createLogger } from "../../src/http/ops/logger.js";
 import { REST_ROUTES } from "../../src/http/rest/routes.js";
-import { listen } from "../../src/http/server.js";
+import { listen } from "../../src/http/server/listen.js";
 import { createMigratedDatabase, type TestService } from "../helpers/service.js";
 
 export interface CountingService extends TestService {

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GRAPHQL_LIMITS } from "../../src/graphql/armor.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { REST_ROUTES } from "../../src/http/rest/routes.js";
-import { GRAPHIQL_DEFAULT_QUERY } from "../../src/http/graphiql.js";
-import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-status.js";
-import { createGraphQLHandler } from "../../src/http/yoga.js";
+import { GRAPHIQL_DEFAULT_QUERY } from "../../src/http/pages/graphiql.js";
+import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-endpoint/plugins/graphql-status.js";
+import { createGraphQLHandler } from "../../src/http/graphql-endpoint/yoga.js";
 import { client, type Client, type HttpResult } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 

@@ -1,6 +1,6 @@
 // A tiny HTTP client for tests: JSON in, status + JSON out, with a bearer token.
 import { expect } from "vitest";
-import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-status.js";
+import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-endpoint/plugins/graphql-status.js";
 import { checkAgainstOpenApi, prepareOpenApiChecks } from "./openapi-responses.js";
 export interface HttpResult<T = any> {
   status: number;
@@ -54,7 +54,7 @@ export function client(baseUrl: string, token?: string): Client {
 /**
  * A /graphql answer failed with errors whose `extensions.http.status` is `status`. The response's
  * status is that one when no data came back, and 200 beside data (a partial result: GraphQL over
- * HTTP requires 2xx whenever `data` is non-null; src/http/graphql-status.ts).
+ * HTTP requires 2xx whenever `data` is non-null; src/http/graphql-endpoint/plugins/graphql-status.ts).
  */
 export function expectGraphQLErrorStatus(result: HttpResult<{ data?: unknown; errors?: any[] }>, status: number): void {
   const partial = result.body.data !== null && result.body.data !== undefined;

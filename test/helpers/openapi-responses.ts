@@ -1,11 +1,11 @@
 // Holds every answer the test HTTP client gets from a documented operation to the OpenAPI document
-// (src/http/openapi.ts): its status must be one the operation lists, and its JSON body must match
+// (src/http/rest/openapi.ts): its status must be one the operation lists, and its JSON body must match
 // that response's schema (ajv, JSON Schema 2020-12 with formats). A mismatch throws, failing the test
 // that made the request. Answers of undocumented method/path pairs (405s, 404s for unknown paths,
 // /graphql) are not checked here.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { createOpenApiDocument } from "../../src/http/openapi.js";
+import { createOpenApiDocument } from "../../src/http/rest/openapi.js";
 import { REST_ROUTES } from "../../src/http/rest/routes.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;

@@ -2,7 +2,7 @@
 // JSON or HTML are compressed, decode to the identity bytes, and say Vary: Accept-Encoding.
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MIN_COMPRESSED_BYTES, negotiateContentCoding } from "../../src/http/compression.js";
+import { MIN_COMPRESSED_BYTES, negotiateContentCoding } from "../../src/http/pipeline/compression.js";
 import type { ToolRelease } from "../../src/db/generated/sqlite/client.js";
 import { rawRequest, type RawResponse } from "../helpers/raw-http.js";
 import { describeEachDatabase, type TestService } from "../helpers/service.js";

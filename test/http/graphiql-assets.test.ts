@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GRAPHIQL_CONFIGURATION_ID } from "../../src/http/graphiql-boot.js";
+import { GRAPHIQL_CONFIGURATION_ID } from "../../src/http/pages/graphiql-boot.js";
 import { residentBytes } from "../helpers/process-memory.js";
 import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
 import { rawRequest } from "../helpers/raw-http.js";

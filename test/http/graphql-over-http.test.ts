@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HTTP_STATUS_BY_CODE } from "../../src/graphql/error-codes.js";
-import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-status.js";
+import { GRAPHQL_RESPONSE_JSON } from "../../src/http/graphql-endpoint/plugins/graphql-status.js";
 import { globalId } from "../graphql/support.js";
 import type { HttpResult } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";

@@ -13,11 +13,11 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSchema } from "../../src/graphql/schema.js";
-import { LINKS, SCALAR_BUNDLE_PATH } from "../../src/http/api-reference.js";
+import { LINKS, SCALAR_BUNDLE_PATH } from "../../src/http/pages/api-reference.js";
 import { createApp } from "../../src/http/app.js";
-import { createOpenApiDocument, openApiPath } from "../../src/http/openapi.js";
+import { createOpenApiDocument, openApiPath } from "../../src/http/rest/openapi.js";
 import { REST_ROUTES } from "../../src/http/rest/routes.js";
-import { withoutEvalProbe } from "../../src/http/scalar-bundle.js";
+import { withoutEvalProbe } from "../../src/http/pages/scalar-bundle.js";
 import { jsonFormat } from "../fixtures/definitions/index.js";
 import { checkAgainstOpenApi } from "../helpers/openapi-responses.js";
 import { rawRequest } from "../helpers/raw-http.js";
@@ -194,7 +194,7 @@ describe("the OpenAPI document and the pages about the API", () => {
     const installed = path.join(path.dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js");
     const served = brotliDecompressSync(bundle.body);
     expect(served.equals(Buffer.from(withoutEvalProbe(await readFile(installed, "utf8"))))).toBe(true);
-    // The one difference: zod's eval probe, answered up front (src/http/scalar-bundle.ts).
+    // The one difference: zod's eval probe, answered up front (src/http/pages/scalar-bundle.ts).
     expect(served.toString()).not.toContain("new Function(");
     const again = await rawRequest(service.url, "GET", SCALAR_BUNDLE_PATH, { "accept-encoding": "br", "if-none-match": String(bundle.headers.etag) });
     expect(again.status).toBe(304);

@@ -1,7 +1,7 @@
 // The automatic-persisted-query store stays bounded however many hashes clients send. (The protocol
 // against a running server: test/http/graphql-over-http.test.ts.)
 import { describe, expect, it } from "vitest";
-import { createPersistedQueryStore, PERSISTED_QUERY_LIMITS } from "../../src/http/persisted-queries.js";
+import { createPersistedQueryStore, PERSISTED_QUERY_LIMITS } from "../../src/http/graphql-endpoint/plugins/persisted-queries.js";
 
 describe("persisted query store", () => {
   it("keeps at most maxQueries, dropping the least recently used", async () => {

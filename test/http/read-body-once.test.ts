@@ -1,4 +1,4 @@
-// /graphql reads a request body once (src/http/read-body-once.ts): the JSON app.ts read within the
+// /graphql reads a request body once (src/http/graphql-endpoint/plugins/read-body-once.ts): the JSON app.ts read within the
 // cap is parsed from that text, every other media type Yoga supports is parsed from a copy, and bad
 // bodies are refused as Yoga refuses them.
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -3,7 +3,7 @@
 // 1,024 such documents whatever their size (120 → 1,200 MB here); toolgate's is bounded by bytes.
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { boundedParserCaches } from "../../src/http/document-cache.js";
+import { boundedParserCaches } from "../../src/http/graphql-endpoint/document-cache.js";
 import { serveUnlimited, type ServingToolgate } from "../helpers/child-process.js";
 import { mib, residentBytes } from "../helpers/process-memory.js";
 import { startTestService, type TestService } from "../helpers/service.js";

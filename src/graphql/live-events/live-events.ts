@@ -14,7 +14,7 @@ export interface LiveEventsOptions {
   maxSubscriptionsPerToken: number;
 }
 
-export class LiveEvents {
+class LiveEvents {
   private readonly readers = new Map<string, StreamReader>();
   private readonly slots: SubscriptionSlots;
 

@@ -1,8 +1,8 @@
 // Reads a REST request's JSON body within the size cap (body-limit.ts): a body declared as anything
 // but JSON is UNSUPPORTED_MEDIA_TYPE, malformed JSON is REQUEST_INVALID.
 import { DomainError, invalidRequest } from "../../domain/errors.js";
-import { readBodyText } from "../body-limit.js";
-import { jsonDepthExceeds, tooDeep } from "../json-depth.js";
+import { readBodyText } from "../api/body-limit.js";
+import { jsonDepthExceeds, tooDeep } from "../graphql-endpoint/json-depth.js";
 
 /** A JSON object (not null, not an array). */
 export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -4,7 +4,7 @@ import { execute, getOperationAST, GraphQLError, validate, type DocumentNode, ty
 import type { IRequest } from "itty-router";
 import type { Context } from "../../graphql/context.js";
 import { maskError, requestErrorFor, type ErrorExtensions } from "../../graphql/error-codes.js";
-import { noteAnswerable } from "../answerable.js";
+import { noteAnswerable } from "../api/answerable.js";
 import { byteResponse } from "../byte-body.js";
 import { errorResponse } from "../errors.js";
 import { readJsonBody } from "./body.js";

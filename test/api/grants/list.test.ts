@@ -38,7 +38,7 @@ describeEachDatabase("GET /v1/envs/{environment_id}/tool-middlewares: list activ
     const result = await world.owner.http.get(paths.grants(environment.id));
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ values: [await grantViewOf(world, first.id), await grantViewOf(world, second.id)], nextCursor: null });
-    // The stored definitions are spliced in as text (src/http/rest/spliced-json.ts): byte for byte what JSON.stringify writes.
+    // The stored definitions are spliced in as text (src/http/rest/json-body.ts): byte for byte what JSON.stringify writes.
     expect(result.text).toBe(JSON.stringify(result.body));
   });
 

@@ -1,0 +1,191 @@
+// Answers a repeated read with the bytes the pipeline gave it last time, while what the reader can see
+// is in the state that answer was computed in. A read is `GET` on /v1, or a /graphql request (GET, or
+// a POST of JSON); its key is everything the handler's answer depends on: method, path and query
+// string, body, Accept, Content-Type and who asks (the whole account row authentication found). The
+// reader's data version (src/db/data-version.ts: its account's head and the system's) is read before
+// the handler runs; the answer is kept under it only when the handler executed a query without
+// errors (the executors note that in the context: answerable.ts) and answered 200. A later identical request reads
+// the version again (one small statement instead of the 3–5 a read needs, and no GraphQL execution)
+// and gets the kept bytes only if nothing it can see changed since, through any replica or process.
+// Other accounts' writes leave its version alone. Administrators see everything, so their reads are
+// never kept.
+import { LRUCache } from "lru-cache";
+import type { DataVersionReader } from "../../db/data-version.js";
+import type { Context } from "../../graphql/context.js";
+import type { ReadCacheOutcome, ReadCacheStats } from "../../metrics/service-metrics.js";
+import { byteResponse, knownBodyOf } from "../byte-body.js";
+import { sha256Base64url } from "../pipeline/etag.js";
+
+interface Answer {
+  version: string;
+  status: number;
+  headers: [string, string][];
+  bytes: Uint8Array;
+  /** The SHA-256 of the bytes (base64url), for the ETag: computed once per answer. */
+  sha256: string;
+  /** The GraphQL operation it ran, for the request metrics. */
+  operationName: string | undefined;
+}
+
+export interface ReadCacheOptions {
+  /** The memory answers may take (their bytes and keys); 0 turns the cache off. */
+  maxBytes: number;
+  dataVersion: DataVersionReader;
+}
+
+/** Request bodies (and query strings) longer than this are not worth a key (publication plans carry whole definitions). */
+const MAX_REQUEST_CHARS = 8192;
+/** One answer may take at most this share of the cache, so one large list cannot empty it. */
+const MAX_ANSWER_SHARE = 4;
+/** What an answer costs beyond its bytes and key: the entry, its headers, the LRU's bookkeeping. */
+const ANSWER_OVERHEAD_BYTES = 400;
+
+export class ReadCache {
+  readonly #answers: LRUCache<string, Answer> | undefined;
+  readonly #dataVersion: DataVersionReader;
+  readonly #lookups: Record<ReadCacheOutcome, number> = { hit: 0, miss: 0, uncacheable: 0 };
+  /** Reads being answered now, by version and key: what they will keep, or undefined. */
+  readonly #running = new Map<string, Promise<Answer | undefined>>();
+
+  constructor({ maxBytes, dataVersion }: ReadCacheOptions) {
+    this.#dataVersion = dataVersion;
+    if (maxBytes > 0) {
+      this.#answers = new LRUCache<string, Answer>({
+        maxSize: maxBytes,
+        maxEntrySize: Math.floor(maxBytes / MAX_ANSWER_SHARE),
+        sizeCalculation: (answer, key) => answer.bytes.byteLength + key.length + ANSWER_OVERHEAD_BYTES,
+      });
+    }
+  }
+
+  /** `handle()`'s answer, or the one kept for the same request when nothing was committed since. `body`: the request's, as text. */
+  async answer(request: Request, context: Context, body: string | undefined, handle: () => Promise<Response> | Response): Promise<Response> {
+    const key = this.#answers ? keyOf(request, context, body) : undefined;
+    const reader = readerOf(context);
+    if (!this.#answers || key === undefined || reader === "administrator") return this.#uncacheable(handle);
+    let version: string;
+    try {
+      version = await this.#dataVersion(reader);
+    } catch (error) {
+      // The database is unreachable: the read would fail the same way (503), after waiting as long
+      // again for its own statements, so it fails now.
+      this.#lookups.uncacheable += 1;
+      throw error;
+    }
+    const kept = this.#answers.get(key);
+    if (kept?.version === version) return this.#replay(kept, context);
+    // The same read at the same version already running (many clients asking right after a change):
+    // its answer is as valid here as a kept one, so it is shared rather than computed again.
+    const flight = `${version}\u0001${key}`;
+    const running = this.#running.get(flight);
+    if (running) {
+      const shared = await running;
+      if (shared) return this.#replay(shared, context);
+    }
+    this.#lookups.miss += 1;
+    let settle!: (answer: Answer | undefined) => void;
+    if (!running) this.#running.set(flight, new Promise((resolve) => (settle = resolve)));
+    let answer: Answer | undefined;
+    try {
+      const response = await this.#execute(context, version, handle);
+      answer = response.answer;
+      if (answer) this.#answers.set(key, answer);
+      return response.response;
+    } finally {
+      if (!running) {
+        this.#running.delete(flight);
+        settle(answer);
+      }
+    }
+  }
+
+  stats(): ReadCacheStats {
+    return { lookups: { ...this.#lookups }, bytes: this.#answers?.calculatedSize ?? 0 };
+  }
+
+  #replay(answer: Answer, context: Context): Response {
+    this.#lookups.hit += 1;
+    context.answer.operationName = answer.operationName;
+    return byteResponse(answer.bytes, { status: answer.status, headers: answer.headers }, answer.sha256);
+  }
+
+  /** Runs the handler; its answer may be kept when the executor said so (context.answer) and it is a 200. */
+  async #execute(context: Context, version: string, handle: () => Promise<Response> | Response): Promise<{ response: Response; answer?: Answer }> {
+    context.answer.keepable = false;
+    // The version was read before the handler ran, so an answer is never older than its version: a
+    // change committed meanwhile may be in it, and then the next request reads a newer version anyway.
+    const response = await handle();
+    if (!context.answer.keepable || response.status !== 200) return { response };
+    const known = knownBodyOf(response);
+    const bytes = known?.bytes ?? new Uint8Array(await response.arrayBuffer());
+    const answer: Answer = {
+      version,
+      status: response.status,
+      headers: [...response.headers],
+      bytes,
+      sha256: known?.sha256 ?? sha256Base64url(bytes),
+      operationName: context.answer.operationName,
+    };
+    return { response: byteResponse(bytes, { status: answer.status, headers: answer.headers }, answer.sha256), answer };
+  }
+
+  async #uncacheable(handle: () => Promise<Response> | Response): Promise<Response> {
+    this.#lookups.uncacheable += 1;
+    return handle();
+  }
+}
+
+const READ_METHODS = new Set(["GET", "HEAD"]);
+const GRAPHQL_PATH = /^\/graphql\/?$/;
+
+/** The request's key, or undefined when it is not a read that may be kept. */
+function keyOf(request: Request, context: Context, body: string | undefined): string | undefined {
+  const url = new URL(request.url);
+  const graphql = GRAPHQL_PATH.test(url.pathname);
+  if (!READ_METHODS.has(request.method) && !(graphql && request.method === "POST")) return undefined;
+  if ((body?.length ?? 0) > MAX_REQUEST_CHARS || url.search.length > MAX_REQUEST_CHARS) return undefined;
+  if (body !== undefined && opensWithWrite(body)) return undefined;
+  const accept = graphql ? (request.headers.get("accept") ?? "") : "";
+  const contentType = graphql ? (request.headers.get("content-type") ?? "") : "";
+  // HEAD is answered by GET's handler; the representation step drops the body.
+  return [READ_METHODS.has(request.method) ? "GET" : request.method, url.pathname + url.search, accept, contentType, viewerKey(context), body ?? ""].join("\u0000");
+}
+
+/** Whose version an answer is kept under: the account's, none for an anonymous or refused request. */
+function readerOf(context: Context): string | null | "administrator" {
+  const { authentication } = context;
+  if (authentication.kind !== "authenticated") return null;
+  return authentication.actor.admin ? "administrator" : authentication.actor.id;
+}
+
+/** A document that begins with a mutation or subscription: never kept, so not looked up at all. */
+const WRITE_OPERATION = /^(?:[\s,\uFEFF]|#[^\n\r]*)*(?:mutation|subscription)\b/;
+
+/**
+ * Whether a /graphql body's document opens with a write. A document that does not say so at once
+ * (a query first, a persisted query) is looked up as a read, and its executor decides.
+ */
+function opensWithWrite(body: string): boolean {
+  // Most reads name neither word: they are not parsed here a second time (Yoga parses the body too).
+  if (!body.includes("mutation") && !body.includes("subscription")) return false;
+  try {
+    const { query } = JSON.parse(body) as { query?: unknown };
+    return typeof query === "string" && WRITE_OPERATION.test(query);
+  } catch {
+    return false;
+  }
+}
+
+const viewerKeys = new WeakMap<object, string>();
+
+/** Who asks, as everything an answer may depend on: the account row (its admin flag, plan, name…). */
+function viewerKey(context: Context): string {
+  const { authentication } = context;
+  if (authentication.kind !== "authenticated") return authentication.kind === "anonymous" ? "anonymous" : `rejected:${authentication.reason}`;
+  let key = viewerKeys.get(authentication.actor);
+  if (key === undefined) {
+    key = JSON.stringify(authentication.actor);
+    viewerKeys.set(authentication.actor, key);
+  }
+  return key;
+}

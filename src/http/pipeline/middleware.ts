@@ -1,0 +1,38 @@
+// The request pipeline's shape: each step gets the request, the exchange (what the steps of one
+// request share) and `next`, the rest of the pipeline; it may answer itself or edit what `next` answers.
+// app.ts lists the steps in order.
+
+/** What the steps of one request share, passed to each explicitly. */
+export interface Exchange {
+  readonly requestId: string;
+  readonly url: URL;
+  /** performance.now() when the request arrived. */
+  readonly started: number;
+  /** The node socket's remote address (the rate limit's key for anonymous clients behind no proxy). */
+  readonly socketAddress: string | undefined;
+  /** The route pattern that answered, once routed ("*": the router's fallback). */
+  route?: string | undefined;
+  /** The GraphQL operation executed, when one was ("" when it has no name). */
+  operationName?: string | undefined;
+}
+
+export type Next = () => Promise<Response>;
+export type Middleware = (request: Request, exchange: Exchange, next: Next) => Promise<Response>;
+export type Handler = (request: Request, exchange: Exchange) => Promise<Response>;
+
+/** One handler: `steps[0]` runs first and sees the response last; the innermost step calls `handle`. */
+export function compose(steps: readonly Middleware[], handle: Handler): Handler {
+  return steps.reduceRight<Handler>((inner, step) => (request, exchange) => step(request, exchange, () => inner(request, exchange)), handle);
+}
+
+/** Sets a header on the response, on a copy when its headers cannot change. */
+export function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
+}
