@@ -24,8 +24,7 @@ const TEMPLATES: Array<(name: string, version: string) => MiddlewareDefinition> 
 /** Template sizes for a typical name; a name's own length only shifts them by a few bytes. */
 const TEMPLATE_BYTES = TEMPLATES.map((template) => storedBytes(template("tool-0000", "1.0.0")));
 
-const FILLER =
-  "Reads its input, applies the configured rules and writes the result; exit codes and output formats are described per command. ";
+const FILLER = "Reads its input, applies the configured rules and writes the result; exit codes and output formats are described per command. ";
 
 /**
  * A valid definition named `name` whose stored form (canonical JSON) is `targetBytes` long, or as

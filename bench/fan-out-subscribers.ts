@@ -58,5 +58,5 @@ async function run(job: SubscribersJob): Promise<void> {
 }
 
 process.once("message", (job: SubscribersJob) => {
-  run(job).catch((error: unknown) => report({ kind: "failed", error: error instanceof Error ? error.stack ?? error.message : String(error) }));
+  run(job).catch((error: unknown) => report({ kind: "failed", error: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
 });

@@ -68,14 +68,22 @@ async function seed(databaseUrl: string): Promise<Seeded> {
     const environment = await createEnvironment(db, "system", { accountId: owner.id, name: "production" });
     const published = await applyChanges(db, owner, environment.id, {
       publications: [
-        { name: "fan-out-tool", definition: definitionOfSize("fan-out-tool", "1.0.0", 2000), source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: "fan-out-tool" } },
+        {
+          name: "fan-out-tool",
+          definition: definitionOfSize("fan-out-tool", "1.0.0", 2000),
+          source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: "fan-out-tool" },
+        },
       ],
       grantReconciliation: { creations: [], deletions: [] },
     });
     const ownerToken = (await issueToken(db, "system", { accountId: owner.id, name: "writer" })).secret;
     const subscriberTokens: string[] = [];
     for (let index = 0; subscriberTokens.length < tokenCount; index += 1) {
-      const viewer = await createAccount(db, "system", { name: `Viewer ${index}`, email: `viewer-${index}-${randomUUID().slice(0, 8)}@example.test`, plan: "team" });
+      const viewer = await createAccount(db, "system", {
+        name: `Viewer ${index}`,
+        email: `viewer-${index}-${randomUUID().slice(0, 8)}@example.test`,
+        plan: "team",
+      });
       await shareEnvironment(db, "system", { environmentId: environment.id, accountId: viewer.id, role: "viewer" });
       for (let token = 0; token < TOKENS_PER_ACCOUNT && subscriberTokens.length < tokenCount; token += 1) {
         subscriberTokens.push((await issueToken(db, "system", { accountId: viewer.id, name: `subscriber-${token}` })).secret);
@@ -92,11 +100,15 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
 }
 
-const summary = (values: number[]) => `p50 ${quantile(values, 0.5).toFixed(0)} ms, p99 ${quantile(values, 0.99).toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms (n=${values.length})`;
+const summary = (values: number[]) =>
+  `p50 ${quantile(values, 0.5).toFixed(0)} ms, p99 ${quantile(values, 0.99).toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms (n=${values.length})`;
 
 async function main(): Promise<void> {
   const scratch = await createScratchDatabase(provider, values["postgres-url"]);
-  const subscribers = fork(fileURLToPath(new URL("./fan-out-subscribers.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const subscribers = fork(fileURLToPath(new URL("./fan-out-subscribers.ts", import.meta.url)), [], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   try {
     await migrateDatabase(scratch.url);
     const seeded = await seed(scratch.url);

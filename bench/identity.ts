@@ -38,7 +38,12 @@ function completenessProblems(scenario: Scenario, body: Buffer, subject: Subject
 }
 
 /** Throws an IdentityError listing every request answered differently. */
-export async function verifyByteIdentity(floorUrl: string, toolgateUrl: string, scenarios: readonly Scenario[], subject: Subject): Promise<{ requests: number }> {
+export async function verifyByteIdentity(
+  floorUrl: string,
+  toolgateUrl: string,
+  scenarios: readonly Scenario[],
+  subject: Subject,
+): Promise<{ requests: number }> {
   const problems: string[] = [];
   let requests = 0;
   for (const scenario of scenarios) {

@@ -39,7 +39,16 @@ const db = await openDatabase(scratch.url, {
   onQuery: process.env.SHOW_SQL ? (sql) => statementTexts.set(sql, (statementTexts.get(sql) ?? 0) + 1) : undefined,
 });
 // As `serve` runs it in the benchmark: tokens cached, no rate limits, no access log.
-const app = createApp({ db: process.env.WITHOUT_DATABASE ? readsFromMemory(db) : db, schema: buildSchema(), routes: REST_ROUTES, logger: createLogger("warn"), introspection: false, isReady: () => true, tokenCacheMs: 5000, readCacheBytes: process.env.WITHOUT_DATABASE ? 0 : Number(process.env.TOOLGATE_READ_CACHE_MB ?? 16) * 1024 * 1024 });
+const app = createApp({
+  db: process.env.WITHOUT_DATABASE ? readsFromMemory(db) : db,
+  schema: buildSchema(),
+  routes: REST_ROUTES,
+  logger: createLogger("warn"),
+  introspection: false,
+  isReady: () => true,
+  tokenCacheMs: 5000,
+  readCacheBytes: process.env.WITHOUT_DATABASE ? 0 : Number(process.env.TOOLGATE_READ_CACHE_MB ?? 16) * 1024 * 1024,
+});
 const requests = scenario.requests(subject);
 
 /** The client with every `find…` of every model answered from memory once it has run with the same arguments. */

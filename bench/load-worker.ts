@@ -30,7 +30,12 @@ function run(job: LoadJob): Promise<LoadResult> {
     let loaderCpuShare: number | null = null;
     const timers: NodeJS.Timeout[] = [];
     const databaseCpu = () => (job.postgresDatabase === undefined ? 0 : postgresCpuMillis(job.postgresDatabase));
-    const options = { url: job.url, connections: job.connections, timeout: job.timeoutSeconds, requests: job.sharedSequence ? sharedSequence(job.requests, job.sequenceStart) : job.requests };
+    const options = {
+      url: job.url,
+      connections: job.connections,
+      timeout: job.timeoutSeconds,
+      requests: job.sharedSequence ? sharedSequence(job.requests, job.sequenceStart) : job.requests,
+    };
     const instance = autocannon(
       job.amount === undefined ? { ...options, duration: job.durationSeconds } : { ...options, amount: job.amount },
       (error, result) => {
@@ -53,7 +58,10 @@ function run(job: LoadJob): Promise<LoadResult> {
     instance.on("response", () => (responses += 1));
     if (job.amount !== undefined) return;
     const at = (fraction: number, sample: () => void) => timers.push(setTimeout(sample, job.durationSeconds * 1000 * fraction));
-    at(STEADY_FROM, () => (steady = { cpuMs: cpuMillis(job.pid), databaseCpuMs: databaseCpu(), loaderCpuMs: cpuMillis(process.pid), at: performance.now(), responses }));
+    at(
+      STEADY_FROM,
+      () => (steady = { cpuMs: cpuMillis(job.pid), databaseCpuMs: databaseCpu(), loaderCpuMs: cpuMillis(process.pid), at: performance.now(), responses }),
+    );
     at(STEADY_TO, () => {
       if (!steady) return;
       loaderCpuShare = (cpuMillis(process.pid) - steady.loaderCpuMs) / (performance.now() - steady.at);

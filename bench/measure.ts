@@ -93,7 +93,14 @@ export async function measureScenario(
 ): Promise<ScenarioMeasurement> {
   const requests = scenario.requests(subject);
   const load = async (server: RunningServer, run: { durationSeconds: number; amount?: number }): Promise<RunSample> => {
-    const result = await loader.run({ url: server.url, pid: server.pid, requests, connections: settings.connections, timeoutSeconds: settings.timeoutSeconds, ...run });
+    const result = await loader.run({
+      url: server.url,
+      pid: server.pid,
+      requests,
+      connections: settings.connections,
+      timeoutSeconds: settings.timeoutSeconds,
+      ...run,
+    });
     const sample = { ...result, rssBytes: rssBytes(server.pid) };
     await untilIdle(server.pid);
     return sample;
@@ -115,11 +122,21 @@ export async function measureScenario(
     for (const server of order) {
       const sample = await load(server, { durationSeconds: runSeconds.get(server)! });
       samples.get(server)!.push(sample);
-      log(`  ${scenario.id} run ${run}/${settings.runs} ${server.name}: ${sample.requestsPerSecond.toFixed(1)} req/s over ${sample.durationSeconds.toFixed(1)} s, p99 ${sample.p99Ms} ms`);
+      log(
+        `  ${scenario.id} run ${run}/${settings.runs} ${server.name}: ${sample.requestsPerSecond.toFixed(1)} req/s over ${sample.durationSeconds.toFixed(1)} s, p99 ${sample.p99Ms} ms`,
+      );
     }
   }
   const floor = summarize(samples.get(servers.floor)!);
   const toolgate = summarize(samples.get(servers.toolgate)!);
   const cpuRatio = floor.cpuPerRequestMs !== null && toolgate.cpuPerRequestMs ? floor.cpuPerRequestMs / toolgate.cpuPerRequestMs : null;
-  return { id: scenario.id, title: scenario.title, target: scenario.target, floor, toolgate, ratio: toolgate.requestsPerSecond / floor.requestsPerSecond, cpuRatio };
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    target: scenario.target,
+    floor,
+    toolgate,
+    ratio: toolgate.requestsPerSecond / floor.requestsPerSecond,
+    cpuRatio,
+  };
 }

@@ -29,7 +29,8 @@ const metric = async (url: string, outcome: string) => {
   const text = await (await fetch(`${url}/metrics`)).text();
   return Number(new RegExp(`toolgate_read_cache_lookups_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
 };
-for (const { server } of servers) await loader.run({ url: server.url, pid: server.pid, requests: nested, connections: 32, durationSeconds: 2, timeoutSeconds: 60 });
+for (const { server } of servers)
+  await loader.run({ url: server.url, pid: server.pid, requests: nested, connections: 32, durationSeconds: 2, timeoutSeconds: 60 });
 let deleted = false;
 for (let round = 0; round < 3; round++) {
   for (const { name, server } of servers) {
@@ -53,7 +54,9 @@ for (let round = 0; round < 3; round++) {
     await writer;
     const [hitsAfter, missesAfter] = [await metric(server.url, "hit"), await metric(server.url, "miss")];
     const hitShare = hitsAfter - hits + missesAfter - misses > 0 ? (hitsAfter - hits) / (hitsAfter - hits + missesAfter - misses) : 0;
-    console.log(`${provider} ${writesPerSecond} writes/s, ${name}: ${result.requestsPerSecond.toFixed(0)} req/s, ${result.cpuPerRequestMs?.toFixed(2)} CPU ms/req, p50 ${result.p50Ms} ms, errors ${result.non2xx + result.socketErrors}, writes ${writes}, hits ${(hitShare * 100).toFixed(1)} %`);
+    console.log(
+      `${provider} ${writesPerSecond} writes/s, ${name}: ${result.requestsPerSecond.toFixed(0)} req/s, ${result.cpuPerRequestMs?.toFixed(2)} CPU ms/req, p50 ${result.p50Ms} ms, errors ${result.non2xx + result.socketErrors}, writes ${writes}, hits ${(hitShare * 100).toFixed(1)} %`,
+    );
   }
 }
 loader.close();

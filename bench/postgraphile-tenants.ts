@@ -31,13 +31,26 @@ const databaseName = new URL(scratch.url).pathname.slice(1);
 
 const postgraphile = spawn(
   process.env.PG5_NODE ?? process.execPath,
-  [`${PG5_DIR}/node_modules/postgraphile/dist/cli-run.js`, "--preset", "postgraphile/presets/amber", "-c", scratch.url, "-s", "public", "-p", String(PORT), "-n", "127.0.0.1"],
+  [
+    `${PG5_DIR}/node_modules/postgraphile/dist/cli-run.js`,
+    "--preset",
+    "postgraphile/presets/amber",
+    "-c",
+    scratch.url,
+    "-s",
+    "public",
+    "-p",
+    String(PORT),
+    "-n",
+    "127.0.0.1",
+  ],
   { cwd: PG5_DIR, env: { ...process.env, NODE_ENV: "production", GRAPHILE_ENV: "production" }, stdio: ["ignore", "inherit", "inherit"] },
 );
 const postgraphileUrl = `http://127.0.0.1:${PORT}`;
 for (let attempt = 0; ; attempt++) {
   try {
-    if ((await fetch(`${postgraphileUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{__typename}"}' })).ok) break;
+    if ((await fetch(`${postgraphileUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{__typename}"}' })).ok)
+      break;
   } catch {
     if (attempt > 100) throw new Error("PostGraphile did not start");
   }
@@ -51,7 +64,9 @@ const postgraphileReads = seed.keys.environments.map((environment) => ({
   headers: { "content-type": "application/json" },
   body: JSON.stringify({ query: PG_QUERY, variables: { id: environment.id } }),
 }));
-const check = (await (await fetch(`${postgraphileUrl}/graphql`, { method: "POST", headers: postgraphileReads[0]!.headers, body: postgraphileReads[0]!.body })).json()) as {
+const check = (await (
+  await fetch(`${postgraphileUrl}/graphql`, { method: "POST", headers: postgraphileReads[0]!.headers, body: postgraphileReads[0]!.body })
+).json()) as {
   data?: { environmentByRowId?: { grantsByEnvironmentId?: { nodes?: unknown[] } } };
 };
 const grants = check.data?.environmentByRowId?.grantsByEnvironmentId?.nodes?.length;
@@ -86,7 +101,9 @@ for (let run = 0; run < 3; run++) {
     entry.cpu.push(result.cpuPerRequestMs ?? Number.NaN);
     entry.db.push(result.databaseCpuPerRequestMs ?? Number.NaN);
     results.set(server.name, entry);
-    console.error(`run ${run} ${server.name}: ${result.requestsPerSecond.toFixed(0)} req/s, server ${result.cpuPerRequestMs?.toFixed(2)} ms, errors ${result.non2xx + result.socketErrors}`);
+    console.error(
+      `run ${run} ${server.name}: ${result.requestsPerSecond.toFixed(0)} req/s, server ${result.cpuPerRequestMs?.toFixed(2)} ms, errors ${result.non2xx + result.socketErrors}`,
+    );
   }
 }
 const middle = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;

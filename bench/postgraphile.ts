@@ -24,14 +24,47 @@ const { subject } = await seedDataset(db, FULL_DATASET);
 await db.$disconnect();
 const PG_QUERY = `query ($id: String!) { environmentByRowId(rowId: $id) { name grantsByEnvironmentId(first: 100) { nodes { rowId toolReleaseByReleaseId { name version accountByOwnerAccountId { name } } } } } }`;
 const port = 5678;
-const pg = spawn(process.env.PG5_NODE ?? process.execPath, [`${PG5_DIR}/node_modules/postgraphile/dist/cli-run.js`, "--preset", "postgraphile/presets/amber", "-c", scratch.url, "-s", "public", "-p", String(port), "-n", "127.0.0.1"], { cwd: PG5_DIR, env: { ...process.env, NODE_ENV: "production", GRAPHILE_ENV: "production" }, stdio: ["ignore", "inherit", "inherit"] });
+const pg = spawn(
+  process.env.PG5_NODE ?? process.execPath,
+  [
+    `${PG5_DIR}/node_modules/postgraphile/dist/cli-run.js`,
+    "--preset",
+    "postgraphile/presets/amber",
+    "-c",
+    scratch.url,
+    "-s",
+    "public",
+    "-p",
+    String(port),
+    "-n",
+    "127.0.0.1",
+  ],
+  { cwd: PG5_DIR, env: { ...process.env, NODE_ENV: "production", GRAPHILE_ENV: "production" }, stdio: ["ignore", "inherit", "inherit"] },
+);
 await new Promise((r) => setTimeout(r, 8000));
 const pgUrl = `http://127.0.0.1:${port}`;
-const pgRequests = [{ method: "POST" as const, path: "/graphql", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: PG_QUERY, variables: { id: subject.environmentId } }) }];
+const pgRequests = [
+  {
+    method: "POST" as const,
+    path: "/graphql",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: PG_QUERY, variables: { id: subject.environmentId } }),
+  },
+];
 const check = await fetch(pgUrl + "/graphql", { method: "POST", headers: pgRequests[0]!.headers, body: pgRequests[0]!.body });
 const checkBody = (await check.json()) as { errors?: unknown; data?: { environmentByRowId?: { grantsByEnvironmentId?: { nodes?: unknown[] } } } };
-console.log("postgraphile:", check.status, JSON.stringify(checkBody).slice(0, 300), "grants:", checkBody.data?.environmentByRowId?.grantsByEnvironmentId?.nodes?.length);
-if (check.status !== 200 || checkBody.errors) { pg.kill(); await scratch.drop(); throw new Error("PostGraphile did not answer the query"); }
+console.log(
+  "postgraphile:",
+  check.status,
+  JSON.stringify(checkBody).slice(0, 300),
+  "grants:",
+  checkBody.data?.environmentByRowId?.grantsByEnvironmentId?.nodes?.length,
+);
+if (check.status !== 200 || checkBody.errors) {
+  pg.kill();
+  await scratch.drop();
+  throw new Error("PostGraphile did not answer the query");
+}
 const floor = await startFloor(scratch.url);
 const toolgate = await startToolgate(scratch.url);
 // The engine alone: every read executed, as before the read cache (and as PostGraphile answers).
@@ -46,12 +79,25 @@ const servers = [
 ];
 for (const s of servers) await loader.run({ url: s.url, pid: s.pid, requests: s.requests, connections: 32, durationSeconds: 2, timeoutSeconds: 60 });
 const results: Record<string, { rps: number[]; cpu: number[] }> = {};
-for (let run = 0; run < 3; run++) for (const s of servers) {
-  const r = await loader.run({ url: s.url, pid: s.pid, requests: s.requests, connections: 32, durationSeconds: 3, timeoutSeconds: 60 });
-  const e = (results[s.name] ??= { rps: [], cpu: [] }); e.rps.push(r.requestsPerSecond); e.cpu.push(r.cpuPerRequestMs ?? NaN);
-  console.log(`run ${run} ${s.name}: ${r.requestsPerSecond.toFixed(0)} req/s, ${r.cpuPerRequestMs?.toFixed(2)} CPU ms/req, p50 ${r.p50Ms} ms, errors ${r.non2xx + r.socketErrors}`);
-}
+for (let run = 0; run < 3; run++)
+  for (const s of servers) {
+    const r = await loader.run({ url: s.url, pid: s.pid, requests: s.requests, connections: 32, durationSeconds: 3, timeoutSeconds: 60 });
+    const e = (results[s.name] ??= { rps: [], cpu: [] });
+    e.rps.push(r.requestsPerSecond);
+    e.cpu.push(r.cpuPerRequestMs ?? NaN);
+    console.log(
+      `run ${run} ${s.name}: ${r.requestsPerSecond.toFixed(0)} req/s, ${r.cpuPerRequestMs?.toFixed(2)} CPU ms/req, p50 ${r.p50Ms} ms, errors ${r.non2xx + r.socketErrors}`,
+    );
+  }
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
 const f = results.floor!;
-for (const [name, r] of Object.entries(results)) console.log(`${name}: median ${med(r.rps).toFixed(0)} req/s, ${med(r.cpu).toFixed(2)} CPU ms/req, req/s ratio ${(med(r.rps) / med(f.rps)).toFixed(2)}, CPU ratio ${(med(f.cpu) / med(r.cpu)).toFixed(2)}`);
-loader.close(); pg.kill("SIGTERM"); await floor.stop(); await toolgate.stop(); await uncached.stop(); await scratch.drop();
+for (const [name, r] of Object.entries(results))
+  console.log(
+    `${name}: median ${med(r.rps).toFixed(0)} req/s, ${med(r.cpu).toFixed(2)} CPU ms/req, req/s ratio ${(med(r.rps) / med(f.rps)).toFixed(2)}, CPU ratio ${(med(f.cpu) / med(r.cpu)).toFixed(2)}`,
+  );
+loader.close();
+pg.kill("SIGTERM");
+await floor.stop();
+await toolgate.stop();
+await uncached.stop();
+await scratch.drop();

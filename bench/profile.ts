@@ -66,7 +66,10 @@ child.kill("SIGTERM");
 await new Promise((resolve) => child.once("exit", resolve));
 await scratch.drop();
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
 const file = readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"))!;
 const profile = JSON.parse(readFileSync(path.join(profileDir, file), "utf8")) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));

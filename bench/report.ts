@@ -74,11 +74,37 @@ export function formatTable(databases: DatabaseResult[]): string {
       const verdict = scenario.ratio >= scenario.target ? "" : " ✗";
       const cpuRatio = scenario.cpuRatio === null ? "–" : scenario.cpuRatio.toFixed(2);
       lines.push(row([result.database, scenario.title, "floor", ...serverCells(scenario.floor), "", "", ""]));
-      lines.push(row([result.database, scenario.title, "toolgate", ...serverCells(scenario.toolgate), `${scenario.ratio.toFixed(2)}${verdict}`, cpuRatio, `≥ ${scenario.target}`]));
+      lines.push(
+        row([
+          result.database,
+          scenario.title,
+          "toolgate",
+          ...serverCells(scenario.toolgate),
+          `${scenario.ratio.toFixed(2)}${verdict}`,
+          cpuRatio,
+          `≥ ${scenario.target}`,
+        ]),
+      );
     }
     const { toolgate, floor } = result.rssAfterRunMb;
     const verdict = toolgate < RSS_TARGET_MB ? "" : " ✗";
-    lines.push(row([result.database, "server RSS after the run", "toolgate", "", "", "", "", "", `${Math.round(toolgate)}${verdict}`, "", `floor ${Math.round(floor)} MB`, "", `< ${RSS_TARGET_MB} MB`]));
+    lines.push(
+      row([
+        result.database,
+        "server RSS after the run",
+        "toolgate",
+        "",
+        "",
+        "",
+        "",
+        "",
+        `${Math.round(toolgate)}${verdict}`,
+        "",
+        `floor ${Math.round(floor)} MB`,
+        "",
+        `< ${RSS_TARGET_MB} MB`,
+      ]),
+    );
   }
   return lines.join("\n");
 }
@@ -110,7 +136,20 @@ const percent = (share: number | null) => (share === null ? "–" : `${Math.roun
 /** The many-tenant table: per write rate, each server's rate, CPU, CPU ratio, read-cache hits and RSS. */
 export function formatTenantsTable(results: TenantsResult[]): string {
   const withDatabase = results.some((result) => result.database === "postgresql");
-  const header = ["db", "writes/s", "server", "req/s", "p99 ms", "errors", "CPU ms/req", ...(withDatabase ? ["db CPU ms/req"] : []), "floor CPU / CPU", "cache hits", "RSS MB", "target"];
+  const header = [
+    "db",
+    "writes/s",
+    "server",
+    "req/s",
+    "p99 ms",
+    "errors",
+    "CPU ms/req",
+    ...(withDatabase ? ["db CPU ms/req"] : []),
+    "floor CPU / CPU",
+    "cache hits",
+    "RSS MB",
+    "target",
+  ];
   const lines = [row(header), row(header.map((_, index) => (index < 3 ? "---" : "---:")))];
   const serverRow = (result: TenantsResult, rate: string, id: TenantServerId, server: TenantServerMeasurement, target: number | undefined) => {
     const ratio = server.cpuRatio === null ? "–" : `${server.cpuRatio.toFixed(2)}${target !== undefined && server.cpuRatio < target ? " ✗" : ""}`;
@@ -167,7 +206,20 @@ export function formatTenantsDataset(results: TenantsResult[]): string {
 /** The writes table: per database and variant, each server's writes/s, latency, CPU per write and the CPU ratio. */
 export function formatWritesTable(results: WritesResult[]): string {
   const withDatabase = results.some((result) => result.database === "postgresql");
-  const header = ["db", "variant", "server", "writes/s", "p50 ms", "p99 ms", "errors", "CPU ms/write", ...(withDatabase ? ["db CPU ms/write"] : []), "harness CPU", "floor CPU / CPU", "target"];
+  const header = [
+    "db",
+    "variant",
+    "server",
+    "writes/s",
+    "p50 ms",
+    "p99 ms",
+    "errors",
+    "CPU ms/write",
+    ...(withDatabase ? ["db CPU ms/write"] : []),
+    "harness CPU",
+    "floor CPU / CPU",
+    "target",
+  ];
   const lines = [row(header), row(header.map((_, index) => (index < 3 ? "---" : "---:")))];
   for (const result of results) {
     for (const variant of result.variants) {

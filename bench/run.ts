@@ -13,7 +13,17 @@ import { startLoader, type Loader } from "./loader.js";
 import { measureScenario, median, type ScenarioMeasurement } from "./measure.js";
 import { OptionsError, parseOptions, USAGE, type BenchOptions } from "./options.js";
 import { rssBytes } from "./proc.js";
-import { defaultResultsPath, formatStartup, formatTable, formatTenantsDataset, formatTenantsTable, formatWritesTable, writeResults, type BenchResults, type DatabaseResult } from "./report.js";
+import {
+  defaultResultsPath,
+  formatStartup,
+  formatTable,
+  formatTenantsDataset,
+  formatTenantsTable,
+  formatWritesTable,
+  writeResults,
+  type BenchResults,
+  type DatabaseResult,
+} from "./report.js";
 import { SCENARIOS } from "./scenarios.js";
 import { startFloor, startToolgate } from "./servers.js";
 import { timeHelp } from "./startup.js";
@@ -121,7 +131,8 @@ async function main(): Promise<void> {
   try {
     for (const provider of options.databases) {
       if (options.scenarioIds.length > 0) databases.push(await benchDatabase(provider, options, loader));
-      if (options.tenants) tenants.push(await benchTenants(provider, { postgresUrl: options.postgresUrl, load: options.load, writeRates: options.writeRates }, loader, log));
+      if (options.tenants)
+        tenants.push(await benchTenants(provider, { postgresUrl: options.postgresUrl, load: options.load, writeRates: options.writeRates }, loader, log));
       if (options.writes) writes.push(await benchWrites(provider, { postgresUrl: options.postgresUrl, load: options.load }, log));
     }
   } finally {
@@ -141,19 +152,27 @@ async function main(): Promise<void> {
   };
   const { connections, durationSeconds, runs } = options.load;
   const readCache = options.readCacheMb === undefined ? "its default" : `${options.readCacheMb} MB`;
-  console.log(`\ntoolgate vs floor — ${connections} connections, medians of ${runs} interleaved run(s) of ${durationSeconds} s, node ${process.version}, ${os.cpus().length} CPUs, toolgate's read cache ${readCache}`);
-  console.log(`load average before ${loadAverageBefore.map((n) => n.toFixed(2)).join(" ")}, after ${results.machine.loadAverageAfter.map((n) => n.toFixed(2)).join(" ")}\n`);
+  console.log(
+    `\ntoolgate vs floor — ${connections} connections, medians of ${runs} interleaved run(s) of ${durationSeconds} s, node ${process.version}, ${os.cpus().length} CPUs, toolgate's read cache ${readCache}`,
+  );
+  console.log(
+    `load average before ${loadAverageBefore.map((n) => n.toFixed(2)).join(" ")}, after ${results.machine.loadAverageAfter.map((n) => n.toFixed(2)).join(" ")}\n`,
+  );
   if (databases.length > 0) {
     console.log(formatTable(databases));
     console.log(`\n${formatStartup(results)}`);
   }
   if (tenants.length > 0) {
-    console.log(`${databases.length > 0 ? "\n" : ""}Many tenants: reads of ${connections} connections (Zipf over every key, each with its owner's token) while the harness writes; floor CPU / CPU is the floor's CPU per request over the server's\n`);
+    console.log(
+      `${databases.length > 0 ? "\n" : ""}Many tenants: reads of ${connections} connections (Zipf over every key, each with its owner's token) while the harness writes; floor CPU / CPU is the floor's CPU per request over the server's\n`,
+    );
     console.log(formatTenantsTable(tenants));
     console.log(`\n${formatTenantsDataset(tenants)}`);
   }
   if (writes.length > 0) {
-    console.log(`${databases.length + tenants.length > 0 ? "\n" : ""}Writes: ${connections} connections, each granting a release and deleting the grant again; CPU per write (a create or a delete); floor CPU / CPU is the floor's CPU per write over toolgate's (target ≥ ${WRITES_TARGET})\n`);
+    console.log(
+      `${databases.length + tenants.length > 0 ? "\n" : ""}Writes: ${connections} connections, each granting a release and deleting the grant again; CPU per write (a create or a delete); floor CPU / CPU is the floor's CPU per write over toolgate's (target ≥ ${WRITES_TARGET})\n`,
+    );
     console.log(formatWritesTable(writes));
   }
   const out = options.out ?? (options.quick ? undefined : defaultResultsPath(fileURLToPath(new URL("results", import.meta.url)), results.date.slice(0, 10)));

@@ -30,12 +30,12 @@ const ADMIN_TOKEN = `tg_bench_admin_${"x".repeat(32)}`;
 
 /** `toolgate serve` as the benchmark runs it; `env` adds settings (TOOLGATE_READ_CACHE_MB); `bin`: another build's command. */
 export function startToolgate(databaseUrl: string, env: Record<string, string> = {}, bin = "bin/toolgate.js"): Promise<RunningServer> {
-  return start(
-    "toolgate",
-    bin,
-    ["serve", "--port", "0", "--host", "127.0.0.1"],
-    { ...TOOLGATE_ENV, ...env, TOOLGATE_DATABASE_URL: databaseUrl, TOOLGATE_ADMIN_TOKEN: ADMIN_TOKEN },
-  );
+  return start("toolgate", bin, ["serve", "--port", "0", "--host", "127.0.0.1"], {
+    ...TOOLGATE_ENV,
+    ...env,
+    TOOLGATE_DATABASE_URL: databaseUrl,
+    TOOLGATE_ADMIN_TOKEN: ADMIN_TOKEN,
+  });
 }
 
 export function startFloor(databaseUrl: string): Promise<RunningServer> {

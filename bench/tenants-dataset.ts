@@ -143,7 +143,12 @@ export async function seedTenants(db: Database, shape: TenantsShape = TENANTS_DA
       };
       rows.releases.push(release);
       const { definition: stored, currentCoordinate: _currentCoordinate, ...releaseState } = release;
-      event("release-published", at, { actorAccountId: account.id, environmentId: environmentIds[0]!, releaseId: release.id, accountId: account.id }, releaseState);
+      event(
+        "release-published",
+        at,
+        { actorAccountId: account.id, environmentId: environmentIds[0]!, releaseId: release.id, accountId: account.id },
+        releaseState,
+      );
       if (spare) {
         accounts.push({ id: account.id, token: secret, environmentIds, spareReleaseId: release.id });
       } else {

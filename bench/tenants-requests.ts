@@ -110,7 +110,12 @@ export function identitySample(requests: readonly TenantRequest[], first = 200, 
   const sample = requests.slice(0, first);
   for (const { kind } of TENANT_READ_MIX) {
     const have = sample.filter((request) => request.kind === kind).length;
-    sample.push(...requests.slice(first).filter((request) => request.kind === kind).slice(0, Math.max(0, perKind - have)));
+    sample.push(
+      ...requests
+        .slice(first)
+        .filter((request) => request.kind === kind)
+        .slice(0, Math.max(0, perKind - have)),
+    );
   }
   return sample;
 }

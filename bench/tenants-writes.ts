@@ -108,7 +108,9 @@ export function startWrites(url: string, seed: TenantsSeed, perSecond: number, s
       while (inFlight.size > 0) await Promise.all([...inFlight]);
       const result = { ...counts, firstErrors: [...counts.firstErrors] };
       // Leave the data set as seeded: the grants still made are deleted, not counted.
-      await Promise.all(made.splice(0).map((grant) => send("DELETE", `/v1/environment-tool-middleware-grants/${grant.grantId}`, grant.account).catch(() => {})));
+      await Promise.all(
+        made.splice(0).map((grant) => send("DELETE", `/v1/environment-tool-middleware-grants/${grant.grantId}`, grant.account).catch(() => {})),
+      );
       busy.clear();
       return result;
     },

@@ -24,7 +24,11 @@ export const TENANT_REQUESTS = 20_000;
 export const TENANTS_TARGETS = { writesPerSecond: 10, shipped: 0.5, cacheOff: 0.35 };
 
 export type TenantServerId = "floor" | "shipped" | "cacheOff";
-export const TENANT_SERVER_TITLES: Record<TenantServerId, string> = { floor: "floor", shipped: "toolgate (read cache default)", cacheOff: "toolgate (read cache off)" };
+export const TENANT_SERVER_TITLES: Record<TenantServerId, string> = {
+  floor: "floor",
+  shipped: "toolgate (read cache default)",
+  cacheOff: "toolgate (read cache off)",
+};
 
 export interface TenantServerMeasurement {
   requestsPerSecond: number;
@@ -81,7 +85,12 @@ async function cacheLookups(server: RunningServer): Promise<Record<string, numbe
 }
 
 /** Every request of `requests` answers 200 and the same bytes from both; lists hold the environment's grants. */
-export async function verifyTenantIdentity(floorUrl: string, toolgateUrl: string, requests: readonly TenantRequest[], grantsPerEnvironment: number): Promise<void> {
+export async function verifyTenantIdentity(
+  floorUrl: string,
+  toolgateUrl: string,
+  requests: readonly TenantRequest[],
+  grantsPerEnvironment: number,
+): Promise<void> {
   const problems: string[] = [];
   for (const request of requests) {
     const [floor, toolgate] = await Promise.all([fetchBytes(floorUrl, request), fetchBytes(toolgateUrl, request)]);
@@ -105,7 +114,9 @@ export async function benchTenants(provider: DatabaseProvider, options: TenantsO
   const scratch = await createScratchDatabase(provider, options.postgresUrl);
   const servers: RunningServer[] = [];
   try {
-    log(`[${provider} tenants] seeding ${shape.accounts} accounts × ${shape.environmentsPerAccount} environments × ${shape.grantsPerEnvironment} grants, ${shape.releasesPerAccount} releases each …`);
+    log(
+      `[${provider} tenants] seeding ${shape.accounts} accounts × ${shape.environmentsPerAccount} environments × ${shape.grantsPerEnvironment} grants, ${shape.releasesPerAccount} releases each …`,
+    );
     const { seed, seconds: seedSeconds } = await seedTenantsDatabase(scratch.url, provider, shape);
     log(`[${provider} tenants] seeded in ${seedSeconds.toFixed(1)} s: ${JSON.stringify(seed.counts)}`);
 
@@ -150,7 +161,8 @@ export async function benchTenants(provider: DatabaseProvider, options: TenantsO
       const writeCounts = await writes.stop();
       position.set(server, ((position.get(server) ?? 0) + result.requests) % list.length);
       const after = id === "floor" ? undefined : await cacheLookups(server);
-      const lookups = before && after ? Object.fromEntries(Object.keys(after).map((outcome) => [outcome, after[outcome]! - (before[outcome] ?? 0)])) : undefined;
+      const lookups =
+        before && after ? Object.fromEntries(Object.keys(after).map((outcome) => [outcome, after[outcome]! - (before[outcome] ?? 0)])) : undefined;
       const sample = { ...result, writes: writeCounts, rssBytes: rssBytes(server.pid), lookups };
       await untilIdle(server.pid);
       return sample;
@@ -186,7 +198,9 @@ export async function benchTenants(provider: DatabaseProvider, options: TenantsO
         for (const id of ids) {
           const sample = await runOnce(id, list, load.durationSeconds, writesPerSecond);
           samples.get(id)!.push(sample);
-          const hits = sample.lookups ? ` cache hits ${sample.lookups.hit ?? 0}/${(sample.lookups.hit ?? 0) + (sample.lookups.miss ?? 0) + (sample.lookups.uncacheable ?? 0)}` : "";
+          const hits = sample.lookups
+            ? ` cache hits ${sample.lookups.hit ?? 0}/${(sample.lookups.hit ?? 0) + (sample.lookups.miss ?? 0) + (sample.lookups.uncacheable ?? 0)}`
+            : "";
           const errors = sample.writes.errors > 0 ? ` (${sample.writes.firstErrors[0]})` : "";
           log(
             `  ${label} run ${run}/${load.runs} ${TENANT_SERVER_TITLES[id]}: ${sample.requestsPerSecond.toFixed(1)} req/s, CPU ${sample.cpuPerRequestMs?.toFixed(2) ?? "–"} ms/req` +
@@ -209,7 +223,11 @@ export async function benchTenants(provider: DatabaseProvider, options: TenantsO
       const { result, writeCounts } = await measure(`${writesPerSecond} writes/s`, ["floor", "shipped", "cacheOff"], requests, writesPerSecond);
       const done = writeCounts.reduce((sum, counts) => sum + counts.writes, 0);
       const seconds = writeCounts.reduce((sum, counts) => sum + counts.seconds, 0);
-      rates.push({ writesPerSecond, writes: { done, errors: writeCounts.reduce((sum, counts) => sum + counts.errors, 0), perSecondAchieved: seconds > 0 ? done / seconds : 0 }, servers: result });
+      rates.push({
+        writesPerSecond,
+        writes: { done, errors: writeCounts.reduce((sum, counts) => sum + counts.errors, 0), perSecondAchieved: seconds > 0 ? done / seconds : 0 },
+        servers: result,
+      });
     }
     const { result: nestedDistinct } = await measure("nested read, distinct environments", ["floor", "cacheOff"], distinctNestedReads(seed), 0);
     const measureSeconds = (performance.now() - measureStarted) / 1000;

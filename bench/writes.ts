@@ -150,8 +150,17 @@ async function runOnce(server: RunningServer, targets: readonly Target[], load: 
   const databaseCpu = () => (postgresDatabase === undefined ? new Map<number, number>() : postgresCpuByProcess(postgresDatabase));
   const warmupStarted = performance.now();
   await new Promise((resolve) => setTimeout(resolve, load.warmupSeconds * 1000));
-  while (tally.writes < WARMUP_WRITES && performance.now() - warmupStarted < load.maxRunSeconds * 1000) await new Promise((resolve) => setTimeout(resolve, 100));
-  const before = { at: performance.now(), cpu: cpuMillis(server.pid), database: databaseCpu(), harness: process.cpuUsage(), writes: tally.writes, latencies: tally.latenciesMs.length, errors: tally.errors };
+  while (tally.writes < WARMUP_WRITES && performance.now() - warmupStarted < load.maxRunSeconds * 1000)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  const before = {
+    at: performance.now(),
+    cpu: cpuMillis(server.pid),
+    database: databaseCpu(),
+    harness: process.cpuUsage(),
+    writes: tally.writes,
+    latencies: tally.latenciesMs.length,
+    errors: tally.errors,
+  };
   await new Promise((resolve) => setTimeout(resolve, load.durationSeconds * 1000));
   const seconds = (performance.now() - before.at) / 1000;
   const writes = tally.writes - before.writes;

@@ -46,7 +46,10 @@ const oneGraphql = {
   setup(onBuild) {
     const graphqlRoot = path.join(projectRoot, "node_modules", "graphql");
     onBuild.onResolve({ filter: /^graphql(\/.*)?$/ }, (args) => {
-      const subpath = args.path.slice("graphql".length).replace(/^\//, "").replace(/\.(m?js)$/, "");
+      const subpath = args.path
+        .slice("graphql".length)
+        .replace(/^\//, "")
+        .replace(/\.(m?js)$/, "");
       const file = path.join(graphqlRoot, subpath === "" ? "index.mjs" : `${subpath}.mjs`);
       if (existsSync(file)) return { path: file };
       const indexFile = path.join(graphqlRoot, subpath, "index.mjs");

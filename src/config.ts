@@ -63,7 +63,12 @@ const environmentSchema = z.object({
   TOOLGATE_METRICS_PORT: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0).max(65535, "out of range (0-65535)").optional(),
   TOOLGATE_CORS_ORIGINS: z
     .string()
-    .transform((list) => list.split(",").map((origin) => origin.trim()).filter((origin) => origin !== ""))
+    .transform((list) =>
+      list
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ""),
+    )
     .pipe(z.array(z.string().refine(isCorsOrigin, "each entry must be * or an origin such as https://app.example.com (scheme, host, optional port; no path)")))
     .default([]),
   TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN: z.coerce
@@ -72,7 +77,11 @@ const environmentSchema = z.object({
     .min(1, "must be at least 1")
     .max(1_000_000)
     .default(DEFAULT_MAX_SUBSCRIPTIONS_PER_TOKEN),
-  TOOLGATE_EVENT_RETENTION_DAYS: z.coerce.number({ error: "must be a number of days" }).int("must be an integer").min(1, "must be at least 1 (unset keeps every event)").optional(),
+  TOOLGATE_EVENT_RETENTION_DAYS: z.coerce
+    .number({ error: "must be a number of days" })
+    .int("must be an integer")
+    .min(1, "must be at least 1 (unset keeps every event)")
+    .optional(),
 });
 
 function isCorsOrigin(entry: string): boolean {

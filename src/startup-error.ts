@@ -30,7 +30,18 @@ export function asStartupError(databaseUrl: string, error: unknown): unknown {
 }
 
 /** An SQLite file (or its folder) that cannot be created, opened or written: a path or permission to fix. */
-const SQLITE_FILE_PROBLEMS = new Set(["SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_NOTADB", "SQLITE_PERM", "EACCES", "EPERM", "EEXIST", "ENOTDIR", "EISDIR", "EROFS"]);
+const SQLITE_FILE_PROBLEMS = new Set([
+  "SQLITE_CANTOPEN",
+  "SQLITE_READONLY",
+  "SQLITE_NOTADB",
+  "SQLITE_PERM",
+  "EACCES",
+  "EPERM",
+  "EEXIST",
+  "ENOTDIR",
+  "EISDIR",
+  "EROFS",
+]);
 
 /** The schema engine (WASM) reports SQLite's errors by message only. */
 const SQLITE_FILE_MESSAGES = /^(file is not a database|unable to open database file|attempt to write a readonly database)/;
@@ -62,7 +73,9 @@ function rootCause(error: unknown): string {
   while (typeof cause === "object" && cause !== null) {
     const candidate = (cause as { originalMessage?: unknown; message?: unknown }).originalMessage ?? (cause as { message?: unknown }).message;
     if (typeof candidate === "string" && candidate.trim() !== "") message = candidate;
-    const next = (cause as { cause?: unknown; meta?: { driverAdapterError?: unknown } }).cause ?? (cause as { meta?: { driverAdapterError?: unknown } }).meta?.driverAdapterError;
+    const next =
+      (cause as { cause?: unknown; meta?: { driverAdapterError?: unknown } }).cause ??
+      (cause as { meta?: { driverAdapterError?: unknown } }).meta?.driverAdapterError;
     cause = next;
   }
   const line = message.trim().split("\n").pop()!.trim();

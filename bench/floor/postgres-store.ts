@@ -44,7 +44,9 @@ const STATEMENTS = {
 };
 
 export function openPostgresStore(databaseUrl: string): FloorStore {
-  const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === TIMESTAMP_OID ? (value: string) => value : pg.types.getTypeParser(oid, format)) };
+  const types = {
+    getTypeParser: (oid: number, format?: "text" | "binary") => (oid === TIMESTAMP_OID ? (value: string) => value : pg.types.getTypeParser(oid, format)),
+  };
   const pool = new pg.Pool({ connectionString: databaseUrl, max: DEFAULT_POSTGRES_SETTINGS.poolSize, types: types as pg.CustomTypesConfig });
   pool.on("error", () => {});
   const rows = async <Row>(name: keyof typeof STATEMENTS, values: unknown[]) =>

@@ -67,7 +67,10 @@ export function environmentGrantsJson(name: string, grants: GrantSummaryRow[]): 
     data: {
       environment: {
         name,
-        activeGrants: grants.map((grant) => ({ uuid: grant.id, release: { name: grant.releaseName, version: grant.releaseVersion, owner: { name: grant.ownerName } } })),
+        activeGrants: grants.map((grant) => ({
+          uuid: grant.id,
+          release: { name: grant.releaseName, version: grant.releaseVersion, owner: { name: grant.ownerName } },
+        })),
       },
     },
   });

@@ -66,7 +66,9 @@ function grantViewRow(raw: Raw): GrantViewRow {
 export function openSqliteStore(filePath: string): FloorStore {
   const db = new Database(filePath, { readonly: true, fileMustExist: true });
   const statements = {
-    actor: db.prepare(`SELECT a."id", a."admin", t."revokedAt", t."expiresAt" FROM "ApiToken" t JOIN "Account" a ON a."id" = t."accountId" WHERE t."secretHash" = ?`),
+    actor: db.prepare(
+      `SELECT a."id", a."admin", t."revokedAt", t."expiresAt" FROM "ApiToken" t JOIN "Account" a ON a."id" = t."accountId" WHERE t."secretHash" = ?`,
+    ),
     grantView: db.prepare(
       `SELECT ${GRANT_VIEW_COLUMNS} ${GRANT_JOINS} JOIN "Environment" e ON e."id" = g."environmentId"
        WHERE g."id" = @id AND ${ACTIVE_GRANT} AND ${VISIBLE_ENVIRONMENT}`,

@@ -84,7 +84,6 @@ const setHeadsSql = (streams: number) => `UPDATE "StreamHead" SET "head" = ? WHE
 const step = (name: keyof typeof SQL, params: unknown[], mode: Step["mode"]): Step => ({ name, sql: SQL[name], params, mode });
 const truthy = (value: unknown) => value === true || value === 1;
 
-
 interface ShareRow {
   shareAccountId: string | null;
   shareRole: string | null;
@@ -117,7 +116,10 @@ function grantState(d: WriteDialect, raw: Record<string, unknown>): GrantState {
 
 /** A UUID v7 one millisecond after `id` (toolgate's successorsOf for one id). */
 function successorOf(id: string): string {
-  const millis = UUID.parse(id).bytes.slice(0, 6).reduce((value, byte) => value * 256 + byte, 0) + 1;
+  const millis =
+    UUID.parse(id)
+      .bytes.slice(0, 6)
+      .reduce((value, byte) => value * 256 + byte, 0) + 1;
   const bytes = Uint8Array.from(uuidv7obj().bytes);
   for (let position = 5, rest = millis; position >= 0; position -= 1, rest = Math.floor(rest / 256)) bytes[position] = rest % 256;
   bytes[6] = 0x70;
@@ -141,7 +143,12 @@ function* recordEvent(d: WriteDialect, event: FloorEvent, audience: Iterable<str
   for (const account of audience) streams.add(`account:${account}`);
   const sorted = [...streams].sort();
   let id = uuidv7obj().toString();
-  const heads = (yield { name: `heads${sorted.length}`, sql: upsertHeadsSql(sorted.length), params: sorted.flatMap((stream) => [stream, id]), mode: "all" }) as Array<{ head: string }>;
+  const heads = (yield {
+    name: `heads${sorted.length}`,
+    sql: upsertHeadsSql(sorted.length),
+    params: sorted.flatMap((stream) => [stream, id]),
+    mode: "all",
+  }) as Array<{ head: string }>;
   const newest = heads.reduce((max, { head }) => (head > max ? head : max), id);
   if (newest !== id) {
     id = successorOf(newest);
@@ -164,7 +171,9 @@ export function* createGrantSteps(d: WriteDialect, actor: FloorActor, environmen
   const role = first && roleOf(actor, first.ownerAccountId, environment);
   if (!first || !role) throw new FloorRefusal(404, "ENVIRONMENT_NOT_FOUND");
   if (role === "viewer") throw new FloorRefusal(403, "AUTH_FORBIDDEN");
-  const release = (yield step("release", [releaseId], "get")) as (Omit<GrantViewRow, "releaseName" | "releaseVersion"> & { name: string; version: string; immutable: unknown }) | undefined;
+  const release = (yield step("release", [releaseId], "get")) as
+    | (Omit<GrantViewRow, "releaseName" | "releaseVersion"> & { name: string; version: string; immutable: unknown })
+    | undefined;
   if (!release) throw new FloorRefusal(404, "REFERENCED_TOOL_RELEASE_NOT_FOUND");
   if (truthy(first.versionCheck) && !truthy(release.immutable)) throw new FloorRefusal(409, "TOOL_RELEASE_IMMUTABLE_CONFLICT");
   const existingRaw = (yield step("existing", [environmentId, releaseId], "get")) as Record<string, unknown> | undefined;
@@ -180,8 +189,24 @@ export function* createGrantSteps(d: WriteDialect, actor: FloorActor, environmen
       if (Number(count) >= limit) throw new FloorRefusal(422, "LIMIT_EXCEEDED");
     }
     if (!existing) {
-      grant = { id: uuidv7(), environmentId, releaseId, protected: false, automatic, followCoordinates: false, lifecycle: "active", createdAt: at, createdById: actor.id, stateChangedAt: at, stateChangedById: actor.id };
-      yield step("insert", [grant.id, environmentId, releaseId, d.bool(false), d.bool(automatic), d.bool(false), d.stamp(now), actor.id, d.stamp(now), actor.id], "run");
+      grant = {
+        id: uuidv7(),
+        environmentId,
+        releaseId,
+        protected: false,
+        automatic,
+        followCoordinates: false,
+        lifecycle: "active",
+        createdAt: at,
+        createdById: actor.id,
+        stateChangedAt: at,
+        stateChangedById: actor.id,
+      };
+      yield step(
+        "insert",
+        [grant.id, environmentId, releaseId, d.bool(false), d.bool(automatic), d.bool(false), d.stamp(now), actor.id, d.stamp(now), actor.id],
+        "run",
+      );
     } else {
       grant = { ...existing, protected: false, automatic, followCoordinates: false, lifecycle: "active", stateChangedAt: at, stateChangedById: actor.id };
       yield step("restore", [d.bool(automatic), d.bool(false), d.bool(false), d.stamp(now), actor.id, existing.id], "run");
@@ -196,7 +221,11 @@ export function* createGrantSteps(d: WriteDialect, actor: FloorActor, environmen
   }
   if (type) {
     const audience = [first.ownerAccountId, ...environment.flatMap((row) => (row.shareAccountId ? [row.shareAccountId] : []))];
-    yield* recordEvent(d, { type, occurredAt: now, actorAccountId: actor.id, environmentId, releaseId, accountId: first.ownerAccountId, state: grant }, audience);
+    yield* recordEvent(
+      d,
+      { type, occurredAt: now, actorAccountId: actor.id, environmentId, releaseId, accountId: first.ownerAccountId, state: grant },
+      audience,
+    );
   }
   return {
     status: 200,
@@ -227,6 +256,18 @@ export function* deleteGrantSteps(d: WriteDialect, actor: FloorActor, grantId: s
   if (changed !== 1) throw new FloorRefusal(409, "CONCURRENT_UPDATE");
   const grant: GrantState = { ...grantState(d, first), lifecycle: "deleted", stateChangedAt: now.toISOString(), stateChangedById: actor.id };
   const audience = [first.ownerAccountId, ...rows.flatMap((row) => (row.shareAccountId ? [row.shareAccountId] : []))];
-  yield* recordEvent(d, { type: "grant-deleted", occurredAt: now, actorAccountId: actor.id, environmentId: grant.environmentId, releaseId: grant.releaseId, accountId: first.ownerAccountId, state: grant }, audience);
+  yield* recordEvent(
+    d,
+    {
+      type: "grant-deleted",
+      occurredAt: now,
+      actorAccountId: actor.id,
+      environmentId: grant.environmentId,
+      releaseId: grant.releaseId,
+      accountId: first.ownerAccountId,
+      state: grant,
+    },
+    audience,
+  );
   return { status: 204 };
 }

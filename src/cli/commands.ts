@@ -150,7 +150,13 @@ export async function runCommand(positionals: string[], options: Options): Promi
       return printRows(options, await withDatabase(config, listAccounts), ["id", "name", "email", "plan", "admin", "createdAt"]);
     case "environment list": {
       const { accountId } = listOptions(options);
-      return printRows(options, await withDatabase(config, (db) => listEnvironments(db, accountId)), ["id", "ownerAccountId", "name", "versionCheck", "createdAt"]);
+      return printRows(options, await withDatabase(config, (db) => listEnvironments(db, accountId)), [
+        "id",
+        "ownerAccountId",
+        "name",
+        "versionCheck",
+        "createdAt",
+      ]);
     }
     case "token list": {
       const { accountId } = listOptions(options);

@@ -79,9 +79,7 @@ export async function openDatabase(databaseUrl: string, options: DatabaseOptions
   if (pool) poolUsageReaders.set(client, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }));
   if (options.onQuery) {
     const onQuery = options.onQuery;
-    (client as unknown as { $on(event: "query", cb: (e: { query: string }) => void): void }).$on("query", (event) =>
-      onQuery(event.query),
-    );
+    (client as unknown as { $on(event: "query", cb: (e: { query: string }) => void): void }).$on("query", (event) => onQuery(event.query));
   }
   await client.$connect();
   if (provider === "sqlite") {

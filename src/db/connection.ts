@@ -58,7 +58,10 @@ export function createAdapterFactory(databaseUrl: string, postgres: PostgresSett
   }
   const pool = new pg.Pool(postgresClientConfig(databaseUrl, postgres));
   pool.on("error", () => {}); // an idle connection dropped by the server is not our failure; the next query reports it
-  const factory = new PrismaPg(pool, { disposeExternalPool: true, ...(postgres.preparedStatements ? { statementNameGenerator: statementNameOf as (query: SqlQuery) => string } : {}) });
+  const factory = new PrismaPg(pool, {
+    disposeExternalPool: true,
+    ...(postgres.preparedStatements ? { statementNameGenerator: statementNameOf as (query: SqlQuery) => string } : {}),
+  });
   poolsByFactory.set(factory, pool);
   return factory;
 }

@@ -23,7 +23,10 @@ export function lockfileContent(provider: DatabaseProvider): string {
 export function listMigrations(provider: DatabaseProvider): MigrationList {
   const baseDir = migrationsDir(provider);
   const names = existsSync(baseDir)
-    ? readdirSync(baseDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()
+    ? readdirSync(baseDir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort()
     : [];
   const lockPath = path.join(baseDir, LOCKFILE_NAME);
   return {

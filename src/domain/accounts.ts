@@ -38,7 +38,11 @@ export async function createAccount(db: Database, actor: Actor | "system", input
     if (await tx.account.findUnique({ where: { email }, select: { id: true } })) {
       throw new DomainError("ACCOUNT_CONFLICT", `an account with e-mail ${input.email} already exists`);
     }
-    return recorded(tx, await tx.account.create({ data: { name: input.name.trim(), email, plan: input.plan ?? "free", admin: input.admin ?? false } }), (account) => ({ type: "account-created", actor, subject: { account } }));
+    return recorded(
+      tx,
+      await tx.account.create({ data: { name: input.name.trim(), email, plan: input.plan ?? "free", admin: input.admin ?? false } }),
+      (account) => ({ type: "account-created", actor, subject: { account } }),
+    );
   });
 }
 
@@ -49,15 +53,23 @@ export async function issueToken(
   input: { accountId: string; name: string; expiresAt?: Date | null | undefined; secret?: string },
 ): Promise<IssuedToken> {
   requireAccountVisible(actor, input.accountId);
-  const problems = inputProblems(tokenInput.pick({ name: true, expiresAt: true }), { name: input.name, expiresAt: input.expiresAt ?? undefined }, (field) => `input.${field}`);
+  const problems = inputProblems(
+    tokenInput.pick({ name: true, expiresAt: true }),
+    { name: input.name, expiresAt: input.expiresAt ?? undefined },
+    (field) => `input.${field}`,
+  );
   if (problems.length > 0) throw invalidRequest(problems);
   const secret = input.secret ?? generateSecret();
   const token = await writeTransaction(db, [], async (tx) => {
     const account = await tx.account.findUnique({ where: { id: input.accountId }, select: { id: true } });
     if (!account) throw accountNotFound(input.accountId);
-    return recorded(tx, await tx.apiToken.create({
-      data: { accountId: account.id, name: input.name.trim(), secretHash: hashSecret(secret), expiresAt: input.expiresAt ?? null },
-    }), (token) => ({ type: "api-token-issued", actor, subject: { token } }));
+    return recorded(
+      tx,
+      await tx.apiToken.create({
+        data: { accountId: account.id, name: input.name.trim(), secretHash: hashSecret(secret), expiresAt: input.expiresAt ?? null },
+      }),
+      (token) => ({ type: "api-token-issued", actor, subject: { token } }),
+    );
   });
   return { token, secret };
 }

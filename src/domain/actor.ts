@@ -4,10 +4,7 @@ import { unauthorized } from "./errors.js";
 
 export type Actor = Account;
 
-export type Authentication =
-  | { kind: "authenticated"; actor: Actor }
-  | { kind: "anonymous" }
-  | { kind: "rejected"; reason: string };
+export type Authentication = { kind: "authenticated"; actor: Actor } | { kind: "anonymous" } | { kind: "rejected"; reason: string };
 
 export function requireActor(authentication: Authentication): Actor {
   if (authentication.kind === "authenticated") return authentication.actor;

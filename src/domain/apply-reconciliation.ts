@@ -130,7 +130,9 @@ async function assertGrantCapacity(db: Db, environment: Environment, plan: strin
   if (added.size === 0) return;
   const active = await db.grant.count({ where: { environmentId: environment.id, lifecycle: "active" } });
   if (active + added.size > limit) {
-    throw limitExceeded(`plan ${plan} allows ${limit} active grants per environment; environment ${environment.id} has ${active} and the creations add ${added.size}`);
+    throw limitExceeded(
+      `plan ${plan} allows ${limit} active grants per environment; environment ${environment.id} has ${active} and the creations add ${added.size}`,
+    );
   }
 }
 
@@ -140,7 +142,10 @@ async function deletableGrant(db: Db, environment: Environment, grantId: string,
   if (grant.protected) throw forbidden(`${path}: grant ${grantId} is protected: it is provisioned by the system and cannot be deleted`);
   if (!grant.automatic) {
     throw withPath(
-      new DomainError("ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND", `no automatic grant ${grantId} in environment ${environment.id}: reconciliation deletes only automatic grants`),
+      new DomainError(
+        "ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND",
+        `no automatic grant ${grantId} in environment ${environment.id}: reconciliation deletes only automatic grants`,
+      ),
       path,
     );
   }

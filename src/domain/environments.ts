@@ -34,7 +34,11 @@ export async function createEnvironment(db: Database, actor: Actor | "system", i
       throw limitExceeded(`plan ${owner.plan} allows ${limit} environments per account`);
     }
     // A unique violation here means another writer won the name: the retry answers ENVIRONMENT_CONFLICT.
-    return recorded(tx, await tx.environment.create({ data: { ownerAccountId: owner.id, name, versionCheck: input.versionCheck ?? false } }), (created) => ({ type: "environment-created", actor, subject: { environment: created } }));
+    return recorded(tx, await tx.environment.create({ data: { ownerAccountId: owner.id, name, versionCheck: input.versionCheck ?? false } }), (created) => ({
+      type: "environment-created",
+      actor,
+      subject: { environment: created },
+    }));
   });
 }
 
@@ -74,7 +78,9 @@ export async function shareEnvironment(
       update: { role: input.role, acceptedAt },
     });
     return recorded(tx, share, (row) =>
-      row.acceptedAt ? { type: "environment-shared", actor, subject: { share: row, environment } } : { type: "environment-share-offered", actor, subject: { offer: row } },
+      row.acceptedAt
+        ? { type: "environment-shared", actor, subject: { share: row, environment } }
+        : { type: "environment-share-offered", actor, subject: { offer: row } },
     );
   });
 }
@@ -91,7 +97,10 @@ export async function acceptEnvironmentShare(db: Database, actor: Actor, environ
     const { environment, ...share } = offer;
     if (share.acceptedAt) return share;
     // Only one of two racing accepts changes the row, so the event is recorded once.
-    const { count } = await tx.environmentShare.updateMany({ where: { environmentId, accountId: actor.id, acceptedAt: null }, data: { acceptedAt: new Date() } });
+    const { count } = await tx.environmentShare.updateMany({
+      where: { environmentId, accountId: actor.id, acceptedAt: null },
+      data: { acceptedAt: new Date() },
+    });
     const accepted = await tx.environmentShare.findUniqueOrThrow({ where });
     return count === 1 ? recorded(tx, accepted, (row) => ({ type: "environment-shared", actor, subject: { share: row, environment } })) : accepted;
   });

@@ -47,16 +47,29 @@ export async function flushEvents(tx: Db): Promise<void> {
   const sql = dialectOf(tx);
   const ids = await issueIds(tx, sql, events);
   await tx.changeEvent.createMany({ data: events.map((event, index) => ({ ...event, id: ids[index]! })) });
-  const notices: ChangeNotice[] = events.map((event, index) => ({ id: ids[index]!, type: event.type, environmentId: event.environmentId, accountId: event.accountId }));
+  const notices: ChangeNotice[] = events.map((event, index) => ({
+    id: ids[index]!,
+    type: event.type,
+    environmentId: event.environmentId,
+    accountId: event.accountId,
+  }));
   // NOTIFY is transactional: it is delivered, to every replica, only if the transaction commits.
-  if (sql.postgres) await tx.$executeRawUnsafe(`SELECT pg_notify($1, "notice") FROM json_array_elements_text($2::json) AS "notice"`, CHANGE_CHANNEL, JSON.stringify(notices.map((notice) => JSON.stringify(notice))));
+  if (sql.postgres)
+    await tx.$executeRawUnsafe(
+      `SELECT pg_notify($1, "notice") FROM json_array_elements_text($2::json) AS "notice"`,
+      CHANGE_CHANNEL,
+      JSON.stringify(notices.map((notice) => JSON.stringify(notice))),
+    );
   else afterCommit(tx, () => notices.forEach(announceInProcess));
 }
 
 /** Moves the system stream's head (retention deleted events): every kept answer is re-checked. */
 export async function touchSystemStream(db: Db): Promise<void> {
   const upsert = new Statement(dialectOf(db));
-  await db.$executeRawUnsafe(`INSERT INTO "StreamHead" ("stream", "head") VALUES (${upsert.bind(SYSTEM_STREAM)}, ${upsert.bind(uuidv7obj().toString())}) ${KEEP_NEWER_HEAD}`, ...upsert.args);
+  await db.$executeRawUnsafe(
+    `INSERT INTO "StreamHead" ("stream", "head") VALUES (${upsert.bind(SYSTEM_STREAM)}, ${upsert.bind(uuidv7obj().toString())}) ${KEEP_NEWER_HEAD}`,
+    ...upsert.args,
+  );
 }
 
 interface Dialect {
@@ -106,8 +119,12 @@ function touchedStreams(statement: Statement, events: readonly PendingEvent[]): 
     parts.push(`SELECT ${account(`"accountId"`)} FROM "EnvironmentShare" WHERE "environmentId" IN (${statement.list(environments)})`);
   }
   if (releases.length > 0) {
-    parts.push(`SELECT ${account(`e."ownerAccountId"`)} FROM "Grant" g JOIN "Environment" e ON e."id" = g."environmentId" WHERE g."releaseId" IN (${statement.list(releases)})`);
-    parts.push(`SELECT ${account(`s."accountId"`)} FROM "Grant" g JOIN "EnvironmentShare" s ON s."environmentId" = g."environmentId" WHERE g."releaseId" IN (${statement.list(releases)})`);
+    parts.push(
+      `SELECT ${account(`e."ownerAccountId"`)} FROM "Grant" g JOIN "Environment" e ON e."id" = g."environmentId" WHERE g."releaseId" IN (${statement.list(releases)})`,
+    );
+    parts.push(
+      `SELECT ${account(`s."accountId"`)} FROM "Grant" g JOIN "EnvironmentShare" s ON s."environmentId" = g."environmentId" WHERE g."releaseId" IN (${statement.list(releases)})`,
+    );
   }
   return parts.join(" UNION ");
 }
@@ -143,7 +160,10 @@ const IDS_PER_MILLISECOND = 4096;
 
 /** `count` UUID v7 ids after `id`, in order: from one millisecond later, the random rest of fresh ids kept. */
 function successorsOf(id: string, count: number): UUID[] {
-  const after = UUID.parse(id).bytes.slice(0, 6).reduce((value, byte) => value * 256 + byte, 0) + 1;
+  const after =
+    UUID.parse(id)
+      .bytes.slice(0, 6)
+      .reduce((value, byte) => value * 256 + byte, 0) + 1;
   return Array.from({ length: count }, (_, index) => {
     const bytes = Uint8Array.from(uuidv7obj().bytes);
     const millis = after + Math.floor(index / IDS_PER_MILLISECOND);

@@ -20,9 +20,7 @@ export interface ReleaseSelectorInput {
   version?: string | null | undefined;
 }
 
-export type ReleaseSelector =
-  | { type: "ById"; releaseId: string }
-  | { type: "ByCoordinates"; account: string; name: string; version: string };
+export type ReleaseSelector = { type: "ById"; releaseId: string } | { type: "ByCoordinates"; account: string; name: string; version: string };
 
 const FIELDS_BY_TYPE: Record<ReleaseSelectorType, readonly (keyof ReleaseSelectorInput)[]> = {
   ById: ["releaseId"],

@@ -96,26 +96,34 @@ export async function grantRelease(db: Db, actor: Actor, environment: Environmen
   const now = new Date();
   if (!existing) {
     await requireGrantCapacity(db, environment);
-    return recorded(db, await db.grant.create({
-      data: {
-        environmentId: environment.id,
-        releaseId: release.id,
-        protected: false,
-        ...flags,
-        lifecycle: "active",
-        createdAt: now,
-        createdById: actor.id,
-        stateChangedAt: now,
-        stateChangedById: actor.id,
-      },
-    }), grantEvent("grant-created", actor, environment));
+    return recorded(
+      db,
+      await db.grant.create({
+        data: {
+          environmentId: environment.id,
+          releaseId: release.id,
+          protected: false,
+          ...flags,
+          lifecycle: "active",
+          createdAt: now,
+          createdById: actor.id,
+          stateChangedAt: now,
+          stateChangedById: actor.id,
+        },
+      }),
+      grantEvent("grant-created", actor, environment),
+    );
   }
   if (existing.lifecycle === "deleted") {
     await requireGrantCapacity(db, environment);
-    return recorded(db, await db.grant.update({
-      where: { id: existing.id },
-      data: { ...flags, protected: false, lifecycle: "active", stateChangedAt: now, stateChangedById: actor.id },
-    }), grantEvent("grant-created", actor, environment));
+    return recorded(
+      db,
+      await db.grant.update({
+        where: { id: existing.id },
+        data: { ...flags, protected: false, lifecycle: "active", stateChangedAt: now, stateChangedById: actor.id },
+      }),
+      grantEvent("grant-created", actor, environment),
+    );
   }
   if (keepsExistingGrant(existing, flags)) return existing;
   return recorded(db, await db.grant.update({ where: { id: existing.id }, data: flags }), grantEvent("grant-flags-changed", actor, environment));
@@ -163,7 +171,12 @@ async function softDeleteGrant(db: Db, actor: Actor, grantId: string, automatic:
       data: { lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id },
     });
     const { environment: _environment, ...row } = grant;
-    if (count === 1) return recorded(db, { ...row, lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id }, grantEvent("grant-deleted", actor, grant.environment));
+    if (count === 1)
+      return recorded(
+        db,
+        { ...row, lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id },
+        grantEvent("grant-deleted", actor, grant.environment),
+      );
     // Someone changed the grant between our read and our write: the next read explains how.
   }
   throw concurrentUpdate();
@@ -190,7 +203,11 @@ export async function restoreGrant(db: Db, actor: Actor, grantId: string): Promi
     });
     if (count !== 1) throw concurrentUpdate();
     const { environment: _environment, release: _release, ...row } = grant;
-    return recorded(tx, { ...row, lifecycle: "active", automatic: false, stateChangedAt: now, stateChangedById: actor.id }, grantEvent("grant-restored", actor, grant.environment));
+    return recorded(
+      tx,
+      { ...row, lifecycle: "active", automatic: false, stateChangedAt: now, stateChangedById: actor.id },
+      grantEvent("grant-restored", actor, grant.environment),
+    );
   });
 }
 
@@ -202,11 +219,22 @@ export async function provisionProtectedGrant(db: Db, input: { environmentId: st
   const now = new Date();
   const state = { protected: true, automatic: true, lifecycle: "active", stateChangedAt: now, stateChangedById: input.actorId };
   return writeTransaction(db, [], async (tx) =>
-    recorded(tx, await tx.grant.upsert({
-      where: { environmentId_releaseId: { environmentId: input.environmentId, releaseId: input.releaseId } },
-      create: { environmentId: input.environmentId, releaseId: input.releaseId, followCoordinates: false, createdAt: now, createdById: input.actorId, ...state },
-      update: state,
-    }), grantEvent("grant-provisioned", "system", await tx.environment.findUniqueOrThrow({ where: { id: input.environmentId } }))),
+    recorded(
+      tx,
+      await tx.grant.upsert({
+        where: { environmentId_releaseId: { environmentId: input.environmentId, releaseId: input.releaseId } },
+        create: {
+          environmentId: input.environmentId,
+          releaseId: input.releaseId,
+          followCoordinates: false,
+          createdAt: now,
+          createdById: input.actorId,
+          ...state,
+        },
+        update: state,
+      }),
+      grantEvent("grant-provisioned", "system", await tx.environment.findUniqueOrThrow({ where: { id: input.environmentId } })),
+    ),
   );
 }
 

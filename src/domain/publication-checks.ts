@@ -1,11 +1,6 @@
 // Checks of the publications in a validate/apply body that need no database: unique names, names
 // matching their definitions, valid definitions, sources, and the plan's definition size limit.
-import {
-  metadataDigest,
-  validateDefinition,
-  type ComponentSource,
-  type MiddlewareDefinition,
-} from "./definitions/index.js";
+import { metadataDigest, validateDefinition, type ComponentSource, type MiddlewareDefinition } from "./definitions/index.js";
 import { holdsNul, NUL_PROBLEM } from "../db/text.js";
 import { DomainError, invalidRequest, limitExceeded } from "./errors.js";
 import { limitsOf } from "./plans.js";
@@ -56,7 +51,11 @@ function assertUniqueNames(publications: readonly PublicationRequest[]): void {
     else problems.push(`${publicationPath(index)}.name: "${publication.name}" is already published by ${publicationPath(first)}`);
   });
   if (problems.length > 0) {
-    throw new DomainError("DUPLICATE_TOOL_MIDDLEWARE_PUBLICATION", problems.length === 1 ? problems[0]! : `${problems.length} duplicate publications`, problems);
+    throw new DomainError(
+      "DUPLICATE_TOOL_MIDDLEWARE_PUBLICATION",
+      problems.length === 1 ? problems[0]! : `${problems.length} duplicate publications`,
+      problems,
+    );
   }
 }
 
@@ -89,7 +88,11 @@ function validatedPublications(publications: readonly PublicationRequest[]): Che
       definition: validation.definition,
       metadataDigest: metadataDigest(validation.definition),
       source: publication.source
-        ? { componentId: publication.source.componentId, componentRevision: publication.source.componentRevision, componentName: publication.source.componentName }
+        ? {
+            componentId: publication.source.componentId,
+            componentRevision: publication.source.componentRevision,
+            componentName: publication.source.componentName,
+          }
         : undefined,
     });
   });

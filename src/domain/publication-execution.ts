@@ -49,7 +49,12 @@ async function publish(db: Db, actor: Actor, environment: Environment, planned: 
 async function retire(db: Db, actor: Actor, release: ToolRelease): Promise<void> {
   const { count } = await db.toolRelease.updateMany({
     where: { id: release.id, lifecycle: "published", currentCoordinate: true },
-    data: { lifecycle: "superseded", currentCoordinate: null, stateChangedAt: new Date(Math.max(Date.now(), release.stateChangedAt.getTime() + 1)), stateChangedById: actor.id },
+    data: {
+      lifecycle: "superseded",
+      currentCoordinate: null,
+      stateChangedAt: new Date(Math.max(Date.now(), release.stateChangedAt.getTime() + 1)),
+      stateChangedById: actor.id,
+    },
   });
   if (count === 0) throw concurrentUpdate(release);
   appendEvent(db, { type: "release-superseded", actor, subject: { release: await db.toolRelease.findUniqueOrThrow({ where: { id: release.id } }) } });
@@ -61,7 +66,11 @@ async function moveFollowingGrants(db: Db, actor: Actor, from: ToolRelease, to: 
   if (following.length === 0) return [];
   const ids = following.map((grant) => grant.id);
   await db.grant.updateMany({ where: { id: { in: ids } }, data: { releaseId: to.id } });
-  for (const grant of await db.grant.findMany({ where: { id: { in: ids } }, include: { environment: { select: { ownerAccountId: true } } }, orderBy: { id: "asc" } })) {
+  for (const grant of await db.grant.findMany({
+    where: { id: { in: ids } },
+    include: { environment: { select: { ownerAccountId: true } } },
+    orderBy: { id: "asc" },
+  })) {
     const { environment, ...row } = grant;
     appendEvent(db, { type: "grant-moved", actor, accountId: environment.ownerAccountId, subject: { grant: row } });
   }

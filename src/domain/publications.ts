@@ -10,14 +10,7 @@ import { deleteGrant } from "./grants.js";
 import { environmentAccess, requireDeployer, type EnvironmentAccess } from "./permissions/index.js";
 import { assertSourcesPresent, checkPublications, type CheckedPublication, type PublicationRequest } from "./publication-checks.js";
 import { executePublications } from "./publication-execution.js";
-import {
-  assertNoConflict,
-  newlyPublishedCount,
-  planPublications,
-  publishesOrSupersedes,
-  type PlanEntry,
-  type PlannedPublication,
-} from "./publication-plan.js";
+import { assertNoConflict, newlyPublishedCount, planPublications, publishesOrSupersedes, type PlanEntry, type PlannedPublication } from "./publication-plan.js";
 import { assertPublishedReleaseCapacity } from "./releases.js";
 
 export { PUBLICATION_ACTIONS, type PlanEntry, type PublicationAction } from "./publication-plan.js";
@@ -81,7 +74,11 @@ export async function applyChanges(db: Database, actor: Actor, environmentId: st
 }
 
 /** The checks that need nothing but the body and the owner's plan (400, 422). */
-async function checkRequest(db: Db, access: EnvironmentAccess, changes: ToolMiddlewareChanges): Promise<{ owner: Account; publications: CheckedPublication[] }> {
+async function checkRequest(
+  db: Db,
+  access: EnvironmentAccess,
+  changes: ToolMiddlewareChanges,
+): Promise<{ owner: Account; publications: CheckedPublication[] }> {
   const owner = await db.account.findUniqueOrThrow({ where: { id: access.environment.ownerAccountId } });
   return { owner, publications: checkPublications(changes.publications, owner.plan) };
 }

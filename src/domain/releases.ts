@@ -89,7 +89,6 @@ export async function findRelease<Row>(actor: Actor, releaseId: string, load: Ro
   return release;
 }
 
-
 /**
  * Throws LIMIT_EXCEEDED when `additional` more published releases would take the owner past the
  * "published releases per account" limit of its plan. De-published and superseded releases do not count.

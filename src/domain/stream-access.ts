@@ -15,7 +15,11 @@ export async function tokensStillAllowed(db: Db, stream: EventStream, secretHash
     select: { secretHash: true, revokedAt: true, expiresAt: true, account: true },
   });
   const valid = tokens.filter((token) => tokenRejection(token, now) === null);
-  const allowed = await actorsWhoSeeStream(db, stream, valid.map((token) => token.account));
+  const allowed = await actorsWhoSeeStream(
+    db,
+    stream,
+    valid.map((token) => token.account),
+  );
   return new Set(valid.filter((token) => allowed.has(token.account.id)).map((token) => token.secretHash));
 }
 

@@ -32,8 +32,7 @@ const BACKOFF_CAP_MS = 100;
 /** How long a transaction may wait for a pooled connection, and run (locks included). */
 const TRANSACTION_TIMING = { maxWait: 10_000, timeout: 30_000 } as const;
 
-export const concurrentUpdate = () =>
-  new DomainError("CONCURRENT_UPDATE", "a concurrent request changed the same data; retry the request");
+export const concurrentUpdate = () => new DomainError("CONCURRENT_UPDATE", "a concurrent request changed the same data; retry the request");
 
 function isTransactionClient(db: Db): boolean {
   return !("$transaction" in db);

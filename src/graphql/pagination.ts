@@ -101,8 +101,7 @@ export class PagedList<Node extends object> {
         hasPreviousPage: plan.last !== undefined ? between.length > plan.last : afterInList,
         // The spec's rule with `first`; without it, the default page size plays `first` unless `last`
         // is given, and `before`'s item still in the list follows the page.
-        hasNextPage:
-          plan.first !== undefined ? between.length > plan.first : (plan.last === undefined && between.length > PAGE_SIZE.default) || beforeInList,
+        hasNextPage: plan.first !== undefined ? between.length > plan.first : (plan.last === undefined && between.length > PAGE_SIZE.default) || beforeInList,
         startCursor: edges[0]?.cursor ?? null,
         endCursor: edges.at(-1)?.cursor ?? null,
       },
@@ -114,7 +113,13 @@ export class PagedList<Node extends object> {
    * parent's query, and the selection beneath the connection's nodes is merged into it. Bad arguments
    * select nothing here; the field's resolver (`connection`) reports them at the field's own path.
    */
-  relationSelection(relation: string, nodeType: string, args: ConnectionArguments, where: PrismaMap, nestedSelection: (...args: never[]) => unknown): PrismaMap {
+  relationSelection(
+    relation: string,
+    nodeType: string,
+    args: ConnectionArguments,
+    where: PrismaMap,
+    nestedSelection: (...args: never[]) => unknown,
+  ): PrismaMap {
     let query: ReturnType<PagedList<Node>["pageQuery"]>;
     try {
       query = this.pageQuery(args, where);
@@ -136,7 +141,14 @@ export class PagedList<Node extends object> {
     { nodeType, where, findMany }: { nodeType: string; where: PrismaMap; findMany: (query: PrismaMap) => Promise<Node[]> },
   ): Promise<Connection<Node>> {
     const query = this.pageQuery(args, where);
-    const selection = await queryFromInfo({ context, info, typeName: nodeType, select: this.order.keySelection as SelectionMap["select"], paths: NODE_PATHS, awaitSelections: true });
+    const selection = await queryFromInfo({
+      context,
+      info,
+      typeName: nodeType,
+      select: this.order.keySelection as SelectionMap["select"],
+      paths: NODE_PATHS,
+      awaitSelections: true,
+    });
     return this.connection(await findMany({ ...selection, ...query }), args);
   }
 

@@ -67,7 +67,8 @@ function storedDefinitionOf(release: DefinedRelease, context: Context): StoredDe
 }
 
 /** `next(value)`, at once for a value, after it for a promise: known definitions resolve without a tick. */
-export const mapMaybePromise = <T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> => (value instanceof Promise ? value.then(next) : next(value));
+export const mapMaybePromise = <T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> =>
+  value instanceof Promise ? value.then(next) : next(value);
 
 /** The parsed definition. */
 export function releaseDefinition(release: DefinedRelease, context: Context): MiddlewareDefinition | Promise<MiddlewareDefinition> {

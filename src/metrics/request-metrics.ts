@@ -24,7 +24,11 @@ export interface RequestMetrics {
 type ByStatus = Map<number, Series>;
 
 export function createRequestMetrics(): RequestMetrics {
-  const durations = new SeriesHistogram("toolgate_http_request_duration_seconds", "Time from request to response headers, by route, GraphQL operation, method and status.", HTTP_DURATION_BUCKETS);
+  const durations = new SeriesHistogram(
+    "toolgate_http_request_duration_seconds",
+    "Time from request to response headers, by route, GraphQL operation, method and status.",
+    HTTP_DURATION_BUCKETS,
+  );
   const requests = new SeriesCounter("toolgate_http_requests_total", "Requests answered, by route, GraphQL operation, method and status.", durations);
   const byRoute = new Map<string, Map<string, Map<string, ByStatus>>>();
   const operationNames = new Set<string>();
@@ -37,7 +41,11 @@ export function createRequestMetrics(): RequestMetrics {
     let byStatus = byOperation.get(operation);
     if (!byStatus) byOperation.set(operation, (byStatus = new Map()));
     let series = byStatus.get(status);
-    if (!series) byStatus.set(status, (series = durations.series(operation === "" ? { route, method, status: String(status) } : { route, operation, method, status: String(status) })));
+    if (!series)
+      byStatus.set(
+        status,
+        (series = durations.series(operation === "" ? { route, method, status: String(status) } : { route, operation, method, status: String(status) })),
+      );
     return series;
   };
 

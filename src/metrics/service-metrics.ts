@@ -60,7 +60,11 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
   const requests = createRequestMetrics();
   requests.exported.forEach(register);
 
-  const queries = new SeriesHistogram("toolgate_db_query_duration_seconds", "SQL statement durations at the driver adapter, by provider and statement kind.", DB_QUERY_DURATION_BUCKETS);
+  const queries = new SeriesHistogram(
+    "toolgate_db_query_duration_seconds",
+    "SQL statement durations at the driver adapter, by provider and statement kind.",
+    DB_QUERY_DURATION_BUCKETS,
+  );
   register(queries);
   const byKind = Object.fromEntries(STATEMENT_KINDS.map((statement) => [statement, queries.series({ provider, statement })])) as Record<StatementKind, Series>;
 

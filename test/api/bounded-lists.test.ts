@@ -42,7 +42,12 @@ describeEachDatabase("long lists answer a page at a time, at a cost per page tha
     await copyRelease(service.db, template, "bulk", releases - 1);
     const ordered = await service.db.toolRelease.findMany({ where: { ownerAccountId: publisher.account.id }, orderBy: RELEASE_ORDER, select: { id: true } });
     const environment = await world.environmentOf(publisher);
-    await grantEach(service.db, environment.id, ordered.slice(0, grants).map((release) => release.id), publisher.account.id);
+    await grantEach(
+      service.db,
+      environment.id,
+      ordered.slice(0, grants).map((release) => release.id),
+      publisher.account.id,
+    );
     const granted = await service.db.grant.findMany({ where: { environmentId: environment.id }, orderBy: GRANT_LIST_ORDER, select: { id: true } });
     // Definitions are read by content, once per process (src/graphql/stored-definitions.ts), and every
     // copy has the template's: read it now, so that no page below pays the one statement a page
@@ -179,7 +184,10 @@ describeEachDatabase("long lists answer a page at a time, at a cost per page tha
         const result = await large.publisher.http.graphql(query, { id, first });
         expect(result.status).toBe(400);
         expect(result.body.errors).toEqual([
-          expect.objectContaining({ message: expect.stringContaining(`page through ${connection}`), extensions: expect.objectContaining({ code: "REQUEST_INVALID" }) }),
+          expect.objectContaining({
+            message: expect.stringContaining(`page through ${connection}`),
+            extensions: expect.objectContaining({ code: "REQUEST_INVALID" }),
+          }),
         ]);
       }
     }

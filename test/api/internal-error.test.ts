@@ -32,15 +32,21 @@ describeEachDatabase("unexpected failures", (provider) => {
     expect(result.status).toBe(500);
     expect(result.body).toEqual({ code: "INTERNAL_UNKNOWN", error: "internal server error" });
     expect(result.headers.get("x-request-id")).toBeTruthy();
-    expect(errorLinesOf(result.headers.get("x-request-id"))).toEqual([expect.objectContaining({ msg: "unexpected error", err: expect.objectContaining({ message: expect.stringContaining("ToolRelease") }) })]);
+    expect(errorLinesOf(result.headers.get("x-request-id"))).toEqual([
+      expect.objectContaining({ msg: "unexpected error", err: expect.objectContaining({ message: expect.stringContaining("ToolRelease") }) }),
+    ]);
   });
 
   it("answers INTERNAL_UNKNOWN through GraphQL without details", async () => {
     const result = await world.owner.http.graphql(`query ($id: UUID!) { toolRelease(id: $id) { name } }`, { id: releaseId });
     // toolRelease is nullable: a partial result `{ toolRelease: null }`, 200 with the 500 in the error.
     expectGraphQLErrorStatus(result, 500);
-    expect(result.body.errors).toEqual([expect.objectContaining({ message: "internal server error", extensions: expect.objectContaining({ code: "INTERNAL_UNKNOWN" }) })]);
+    expect(result.body.errors).toEqual([
+      expect.objectContaining({ message: "internal server error", extensions: expect.objectContaining({ code: "INTERNAL_UNKNOWN" }) }),
+    ]);
     expect(result.text).not.toMatch(/ToolRelease"|SELECT|at .*\.ts/);
-    expect(errorLinesOf(result.headers.get("x-request-id"))).toEqual([expect.objectContaining({ msg: "unexpected GraphQL error", err: expect.objectContaining({ message: expect.stringContaining("ToolRelease") }) })]);
+    expect(errorLinesOf(result.headers.get("x-request-id"))).toEqual([
+      expect.objectContaining({ msg: "unexpected GraphQL error", err: expect.objectContaining({ message: expect.stringContaining("ToolRelease") }) }),
+    ]);
   });
 });

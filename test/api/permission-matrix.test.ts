@@ -40,7 +40,11 @@ const OPERATIONS: Operation[] = [
     name: "2 POST /v1/envs/{environment_id}/tool-middlewares",
     prepare: async (world) => {
       const release = await world.publish(world.owner, nextName(), "1.0.0");
-      return { method: "POST", path: `/v1/envs/${world.environment.id}/tool-middlewares`, body: { release: { type: "ById", releaseId: release.id }, automatic: false } };
+      return {
+        method: "POST",
+        path: `/v1/envs/${world.environment.id}/tool-middlewares`,
+        body: { release: { type: "ById", releaseId: release.id }, automatic: false },
+      };
     },
     expected: environmentWriter(200),
   },
@@ -60,7 +64,11 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: "5 DELETE /v1/environment-tool-middleware-grants/{grant_id}",
-    prepare: async (world) => ({ method: "DELETE", path: `/v1/environment-tool-middleware-grants/${(await activeGrant(world)).id}`, body: { automatic: false } }),
+    prepare: async (world) => ({
+      method: "DELETE",
+      path: `/v1/environment-tool-middleware-grants/${(await activeGrant(world)).id}`,
+      body: { automatic: false },
+    }),
     expected: environmentWriter(204),
   },
   {

@@ -157,7 +157,11 @@ describeEachDatabase("read cache", (provider) => {
 
   it("keeps an account's answers while other accounts write, through this process and another", async () => {
     const { grantId } = await grantOf();
-    const reads = () => [world.viewer.http.get(paths.grants(environment.id)), world.viewer.http.get(paths.grant(grantId)), world.viewer.http.graphql(NESTED, { id: environment.id })];
+    const reads = () => [
+      world.viewer.http.get(paths.grants(environment.id)),
+      world.viewer.http.get(paths.grant(grantId)),
+      world.viewer.http.graphql(NESTED, { id: environment.id }),
+    ];
     const first = await Promise.all(reads());
     const other = await world.member();
     const othersEnvironment = await world.environmentOf(other);

@@ -59,7 +59,9 @@ describe("benchmark many-tenant scenario [sqlite]", () => {
 
   it("refuses a key to another account's token", async () => {
     const grant = seed.keys.grants.find((key) => key.account === 0)!;
-    const response = await fetch(`${service.url}/v1/environment-tool-middleware-grants/${grant.id}`, { headers: { authorization: `Bearer ${seed.accounts[1]!.token}` } });
+    const response = await fetch(`${service.url}/v1/environment-tool-middleware-grants/${grant.id}`, {
+      headers: { authorization: `Bearer ${seed.accounts[1]!.token}` },
+    });
     expect(response.status).toBe(404);
   });
 

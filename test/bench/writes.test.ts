@@ -60,7 +60,8 @@ describe("benchmark writes: the floor writes what toolgate writes [sqlite]", () 
     await service.stopAndDrop();
   });
 
-  const heads = () => new Map((raw.prepare(`SELECT "stream", "head" FROM "StreamHead"`).all() as Array<{ stream: string; head: string }>).map((row) => [row.stream, row.head]));
+  const heads = () =>
+    new Map((raw.prepare(`SELECT "stream", "head" FROM "StreamHead"`).all() as Array<{ stream: string; head: string }>).map((row) => [row.stream, row.head]));
   const newestEvent = () => raw.prepare(`SELECT * FROM "ChangeEvent" ORDER BY "id" DESC LIMIT 1`).get() as Record<string, unknown>;
   const grantRow = (id: string) => raw.prepare(`SELECT * FROM "Grant" WHERE "id" = ?`).get(id) as Record<string, unknown>;
 
@@ -86,21 +87,31 @@ describe("benchmark writes: the floor writes what toolgate writes [sqlite]", () 
   it("creates and deletes a grant as toolgate does", async () => {
     const [first, second] = seed.accounts[0]!.environmentIds;
     const release = { type: "ById", releaseId: seed.accounts[0]!.spareReleaseId };
-    const created = { toolgate: await write(service.url, "POST", `/v1/envs/${first}/tool-middlewares`, { release }), floor: await write(floorUrl, "POST", `/v1/envs/${second}/tool-middlewares`, { release }) };
+    const created = {
+      toolgate: await write(service.url, "POST", `/v1/envs/${first}/tool-middlewares`, { release }),
+      floor: await write(floorUrl, "POST", `/v1/envs/${second}/tool-middlewares`, { release }),
+    };
     expect(created.toolgate.status).toBe(200);
     expect(created.floor.status).toBe(200);
     expect(shapeOf(created.floor.json)).toEqual(shapeOf(created.toolgate.json));
     expect(created.floor.event.type).toBe("grant-created");
     expect(eventShape(created.floor.event)).toEqual(eventShape(created.toolgate.event));
-    expect(created.toolgate.streams).toEqual(["account:" + seed.accounts[0]!.id, "account:" + seed.accounts[1]!.id, "account:" + seed.accounts[2]!.id, "environment:E"].sort());
+    expect(created.toolgate.streams).toEqual(
+      ["account:" + seed.accounts[0]!.id, "account:" + seed.accounts[1]!.id, "account:" + seed.accounts[2]!.id, "environment:E"].sort(),
+    );
     expect(created.floor.streams).toEqual(created.toolgate.streams);
     const grants = { toolgate: created.toolgate.json!.grant.id, floor: created.floor.json!.grant.id };
     expect(shapeOf(grantRow(grants.floor))).toEqual(shapeOf(grantRow(grants.toolgate)));
     // The floor's grant is toolgate's to read.
-    const read = await fetch(`${service.url}/v1/environment-tool-middleware-grants/${grants.floor}`, { headers: { authorization: `Bearer ${seed.accounts[1]!.token}` } });
+    const read = await fetch(`${service.url}/v1/environment-tool-middleware-grants/${grants.floor}`, {
+      headers: { authorization: `Bearer ${seed.accounts[1]!.token}` },
+    });
     expect(await read.json()).toEqual(created.floor.json);
 
-    const deleted = { toolgate: await write(service.url, "DELETE", `/v1/environment-tool-middleware-grants/${grants.toolgate}`), floor: await write(floorUrl, "DELETE", `/v1/environment-tool-middleware-grants/${grants.floor}`) };
+    const deleted = {
+      toolgate: await write(service.url, "DELETE", `/v1/environment-tool-middleware-grants/${grants.toolgate}`),
+      floor: await write(floorUrl, "DELETE", `/v1/environment-tool-middleware-grants/${grants.floor}`),
+    };
     expect([deleted.toolgate.status, deleted.floor.status]).toEqual([204, 204]);
     expect(deleted.floor.event.type).toBe("grant-deleted");
     expect(eventShape(deleted.floor.event)).toEqual(eventShape(deleted.toolgate.event));
@@ -113,18 +124,37 @@ describe("benchmark writes: the floor writes what toolgate writes [sqlite]", () 
     expect(again.json!.grant.id).toBe(grants.floor);
     expect(again.event.type).toBe("grant-created");
     expect(again.streams).toEqual(created.toolgate.streams);
-    expect((await fetch(`${floorUrl}/v1/environment-tool-middleware-grants/${grants.floor}`, { method: "DELETE", headers: { authorization: `Bearer ${seed.accounts[1]!.token}` } })).status).toBe(204);
+    expect(
+      (
+        await fetch(`${floorUrl}/v1/environment-tool-middleware-grants/${grants.floor}`, {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${seed.accounts[1]!.token}` },
+        })
+      ).status,
+    ).toBe(204);
   });
 
   it("refuses as toolgate does: a viewer 403, another account's environment 404", async () => {
     const environmentId = seed.accounts[0]!.environmentIds[0]!;
     const body = JSON.stringify({ release: { type: "ById", releaseId: seed.accounts[0]!.spareReleaseId } });
-    for (const [account, status] of [[2, 403], [1, 200]] as const) {
-      const ask = (url: string) => fetch(`${url}/v1/envs/${environmentId}/tool-middlewares`, { method: "POST", headers: { authorization: `Bearer ${seed.accounts[account]!.token}`, "content-type": "application/json" }, body });
+    for (const [account, status] of [
+      [2, 403],
+      [1, 200],
+    ] as const) {
+      const ask = (url: string) =>
+        fetch(`${url}/v1/envs/${environmentId}/tool-middlewares`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${seed.accounts[account]!.token}`, "content-type": "application/json" },
+          body,
+        });
       expect((await ask(floorUrl)).status).toBe(status);
     }
     const other = seed.accounts[2]!.environmentIds[0]!;
-    const response = await fetch(`${floorUrl}/v1/envs/${other}/tool-middlewares`, { method: "POST", headers: { authorization: `Bearer ${seed.accounts[1]!.token}`, "content-type": "application/json" }, body });
+    const response = await fetch(`${floorUrl}/v1/envs/${other}/tool-middlewares`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${seed.accounts[1]!.token}`, "content-type": "application/json" },
+      body,
+    });
     expect(response.status).toBe(404);
   });
 

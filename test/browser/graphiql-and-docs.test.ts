@@ -105,7 +105,9 @@ describe.skipIf(!chromiumPresent)("a browser against `toolgate serve --demo`", (
     await expect.poll(async () => page.evaluate(() => document.body.innerText), { timeout: 60_000 }).toMatch(/tool-releases|grant/i);
     await page.screenshot({ path: path.join(ARTIFACTS, "docs.png"), fullPage: false });
     // None of Scalar's hosted services, whose buttons could only fail here.
-    const buttons = await page.evaluate(() => [...document.querySelectorAll("button, [role=button], a")].map((element) => (element as HTMLElement).innerText.trim()));
+    const buttons = await page.evaluate(() =>
+      [...document.querySelectorAll("button, [role=button], a")].map((element) => (element as HTMLElement).innerText.trim()),
+    );
     expect(buttons.length).toBeGreaterThan(10);
     expect(buttons.filter((text) => /^(?:Ask AI|Deploy|Share|Configure|Developer Tools)$/i.test(text))).toEqual([]);
     expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/Ask AI/);

@@ -78,7 +78,9 @@ describe("toolgate CLI", () => {
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: "ok" });
 
     // The README's curl block, verbatim, after the two export lines the banner printed.
-    await new Promise<void>((resolve) => (/^export ENV=.*\n/m.test(output) ? resolve() : child.stdout.on("data", () => /^export ENV=.*\n/m.test(output) && resolve())));
+    await new Promise<void>((resolve) =>
+      /^export ENV=.*\n/m.test(output) ? resolve() : child.stdout.on("data", () => /^export ENV=.*\n/m.test(output) && resolve()),
+    );
     const exports = output.split("\n").filter((line) => line.startsWith("export "));
     expect(exports).toEqual([
       expect.stringMatching(new RegExp(`^export B=${url} T=tg_\\S+ ACCOUNT=[\\da-f-]{36} BOB_T=tg_\\S+ BOB_ACCOUNT=[\\da-f-]{36}$`)),
@@ -183,7 +185,10 @@ describe("toolgate errors: one line on stderr, exit status 2, no stack trace", (
       oneLine(["migrate", "--bogus"], "unknown option --bogus (toolgate --help lists the options)"),
       oneLine(["migrate", "--database-url"], "Option '--database-url <value>' argument missing"),
       oneLine(["serve", "--demo=yes"], "Option '--demo' does not take an argument"),
-      oneLine(["token", "create", "--admin", "--account", "0190f0a8-6c1e-7c3a-9d2b-1f4e5a6b7c8d"], "--admin: issues the bootstrap admin's token; leave out --account"),
+      oneLine(
+        ["token", "create", "--admin", "--account", "0190f0a8-6c1e-7c3a-9d2b-1f4e5a6b7c8d"],
+        "--admin: issues the bootstrap admin's token; leave out --account",
+      ),
       oneLine(["token", "list", "--account", "alice"], '--account: "alice" is not a UUID'),
     ]);
   }, 120_000);
@@ -193,10 +198,22 @@ describe("toolgate errors: one line on stderr, exit status 2, no stack trace", (
     writeFileSync(notADatabase, "plain text\n".repeat(100));
     await Promise.all([
       oneLine(["migrate", "--database-url", "mysql://db/registry"], "--database-url: must start with file: or postgres:// (or postgresql://)"),
-      oneLine(["account", "list", "--database-url", "postgres://toolgate@no-such-host.invalid/registry"], /^cannot start: database .* is unavailable: getaddrinfo/),
-      oneLine(["migrate", "--database-url", "postgres://toolgate@127.0.0.1:1/registry"], /^cannot start: database "registry" on 127\.0\.0\.1:1 .* is unavailable: connect ECONNREFUSED/),
-      oneLine(["account", "list", "--database-url", `file:${notADatabase}`], `cannot start: database file:${notADatabase} cannot be opened: file is not a database`),
-      oneLine(["migrate", "--database-url", `file:${path.join(notADatabase, "inside.db")}`], /^cannot start: database file:.* cannot be opened: unable to open database file$/),
+      oneLine(
+        ["account", "list", "--database-url", "postgres://toolgate@no-such-host.invalid/registry"],
+        /^cannot start: database .* is unavailable: getaddrinfo/,
+      ),
+      oneLine(
+        ["migrate", "--database-url", "postgres://toolgate@127.0.0.1:1/registry"],
+        /^cannot start: database "registry" on 127\.0\.0\.1:1 .* is unavailable: connect ECONNREFUSED/,
+      ),
+      oneLine(
+        ["account", "list", "--database-url", `file:${notADatabase}`],
+        `cannot start: database file:${notADatabase} cannot be opened: file is not a database`,
+      ),
+      oneLine(
+        ["migrate", "--database-url", `file:${path.join(notADatabase, "inside.db")}`],
+        /^cannot start: database file:.* cannot be opened: unable to open database file$/,
+      ),
     ]);
   }, 120_000);
 });

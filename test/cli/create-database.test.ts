@@ -29,9 +29,11 @@ function naming(database: string): string {
 }
 
 (POSTGRES_URL ? describe : describe.skip)("a missing PostgreSQL database is created [postgresql]", () => {
-  afterAll(() => onServer(async (client) => {
-    for (const name of created) await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
-  }));
+  afterAll(() =>
+    onServer(async (client) => {
+      for (const name of created) await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
+    }),
+  );
 
   it("migrate creates it, says so, and migrates it; the next migrate finds it", async () => {
     const name = `toolgate_created_${suffix} "quoted" name`;

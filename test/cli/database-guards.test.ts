@@ -39,7 +39,11 @@ describe("an SQLite path that cannot be created", () => {
 describe("admin commands on a database that does not exist", () => {
   it("refuse a mistyped SQLite path, creating no folder and no file (exit 2)", async () => {
     const mistyped = path.join(folder, "no-such-folder", "toolgate.db");
-    for (const command of [["account", "list"], ["token", "create", "--admin", "--name", "ops"], ["seed", "--demo"]]) {
+    for (const command of [
+      ["account", "list"],
+      ["token", "create", "--admin", "--name", "ops"],
+      ["seed", "--demo"],
+    ]) {
       const result = await toolgate({ TOOLGATE_DATABASE_URL: `file:${mistyped}` }, ...command);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/does not exist/);
@@ -87,7 +91,9 @@ describeEachDatabase("a first start whose port is taken", (provider) => {
     try {
       const result = await toolgate({ TOOLGATE_DATABASE_URL: databaseUrl }, "serve", "--port", String(port), "--host", "127.0.0.1");
       expect(result.code).toBe(2);
-      expect(result.stderr.trim().split("\n")).toEqual([`cannot listen on 127.0.0.1:${port}: the address is already in use (choose another with PORT or --port, HOST or --host)`]);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        `cannot listen on 127.0.0.1:${port}: the address is already in use (choose another with PORT or --port, HOST or --host)`,
+      ]);
       if (provider === "sqlite") expect(existsSync(sqliteFile)).toBe(false);
       else expect(await postgresDatabaseExists(databaseName)).toBe(false);
     } finally {

@@ -31,7 +31,10 @@ async function serveAsCommand(extraEnv: Record<string, string>) {
     void exited.then((code) => reject(new Error(`serve exited (${code}) before listening:\n${stdout}\n${stderr}`)));
   });
   const environment = Object.fromEntries(
-    readFileSync(`/proc/${child.pid}/environ`, "utf8").split("\0").filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+    readFileSync(`/proc/${child.pid}/environ`, "utf8")
+      .split("\0")
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
   );
   const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").filter(Boolean);
   const executable = readlinkSync(`/proc/${child.pid}/exe`);

@@ -117,7 +117,11 @@ describe("Relay (relay-compiler and relay-runtime, default configuration)", () =
     const edges = grantsOf(environmentRef).edges as FragmentData[];
     expect(edges).toHaveLength(connection.edges.length + 1);
     const created = grantDetailsOf(edges.at(-1)!.node);
-    expect(created).toMatchObject({ id: response.createGrant.id, lifecycle: "ACTIVE", release: { name: world.ungranted.name, version: world.ungranted.version } });
+    expect(created).toMatchObject({
+      id: response.createGrant.id,
+      lifecycle: "ACTIVE",
+      release: { name: world.ungranted.name, version: world.ungranted.version },
+    });
     expect(requests.since().map((request) => request.operationName)).toEqual(["grantDetailsCreateMutation"]);
   });
 

@@ -22,7 +22,9 @@ export async function createClientWorld(service: TestService): Promise<ClientWor
   const grants: Grant[] = [];
   for (let index = 0; index < GRANTED; index += 1) {
     const release = await world.publish(world.owner, uniqueName("paged"), "1.0.0");
-    grants.push(await createGrant(service.db, world.owner.account, world.environment.id, { release: { type: "ById", releaseId: release.id }, automatic: true }));
+    grants.push(
+      await createGrant(service.db, world.owner.account, world.environment.id, { release: { type: "ById", releaseId: release.id }, automatic: true }),
+    );
   }
   const ungranted = await world.publish(world.owner, uniqueName("ungranted"), "1.0.0");
   return { ...world, grants, ungranted };
@@ -37,7 +39,9 @@ export async function takeOverByHand(world: ClientWorld, grantUuid: string): Pro
 
 /** The UUIDs of the environment's grants, in the connection's order, read in one request. */
 export async function grantUuidsInOneRequest(world: World): Promise<string[]> {
-  const result = await world.owner.http.graphql(`query ($id: UUID!) { environment(id: $id) { grants(first: 50) { nodes { uuid } } } }`, { id: world.environment.id });
+  const result = await world.owner.http.graphql(`query ($id: UUID!) { environment(id: $id) { grants(first: 50) { nodes { uuid } } } }`, {
+    id: world.environment.id,
+  });
   if (result.body.errors) throw new Error(JSON.stringify(result.body.errors));
   return result.body.data.environment.grants.nodes.map((node: { uuid: string }) => node.uuid);
 }

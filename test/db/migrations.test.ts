@@ -29,7 +29,7 @@ for (const provider of providers) {
     });
 
     if (provider === "postgresql") {
-      it("keeps release name and version in bytewise order (COLLATE \"C\"), as SQLite compares them", async () => {
+      it('keeps release name and version in bytewise order (COLLATE "C"), as SQLite compares them', async () => {
         scratch = await createScratchDatabase(provider, POSTGRES_URL);
         await migrateDatabase(scratch.url);
         const client = new pg.Client({ connectionString: scratch.url });

@@ -39,7 +39,10 @@ describe("reusePreparedStatements", () => {
     reusePreparedStatements(database);
     const sql = `SELECT "name", "at" FROM "Tool"`;
     const columns = database.prepare(sql).columns();
-    expect(columns.map((column) => [column.name, column.type])).toEqual([["name", "TEXT"], ["at", "DATETIME"]]);
+    expect(columns.map((column) => [column.name, column.type])).toEqual([
+      ["name", "TEXT"],
+      ["at", "DATETIME"],
+    ]);
     expect(database.prepare(sql).columns()).toEqual(columns);
     database.close();
   });

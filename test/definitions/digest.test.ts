@@ -14,7 +14,11 @@ import { gitLite, jsonFormat } from "../fixtures/definitions/index.js";
 function reversedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversedKeys);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversedKeys(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, reversedKeys(v)]),
+    );
   }
   return value;
 }

@@ -22,11 +22,7 @@ const rows: Array<[rule: string, mutate: (d: Draft) => void, issues: string[]]> 
     [`${NODES}[3].subcommands[0]: index 1 forms a cycle`],
   ],
   ["unreachable node", (d) => (nodes(d)[0].subcommands = [1, 2, 3]), [`${NODES}[4]: not reachable from the root`]],
-  [
-    "node reached twice",
-    (d) => (nodes(d)[1].subcommands = [2]),
-    [`${NODES}[1].subcommands[0]: node 2 is already a subcommand of node 0`],
-  ],
+  ["node reached twice", (d) => (nodes(d)[1].subcommands = [2]), [`${NODES}[1].subcommands[0]: node 2 is already a subcommand of node 0`]],
   ["no root node", (d) => (d.scope.value.presented.commands.nodes = []), [`${PRESENTED}.commands.nodes: the root node is required`]],
   // names and aliases lower-kebab-case and unique
   ["definition name not kebab-case", (d) => (d.name = "GitLite"), [`definition.name: "GitLite" is not lower-kebab-case`]],
@@ -56,16 +52,8 @@ const rows: Array<[rule: string, mutate: (d: Draft) => void, issues: string[]]> 
     (d) => (nodes(d)[2].body.options[0].long = "--max-count"),
     [`${NODES}[2].body.options[0].long: "--max-count" is not lower-kebab-case`],
   ],
-  [
-    "short name taken by an inherited global",
-    (d) => (nodes(d)[3].body.flags[0].short = "v"),
-    [`${NODES}[3].body.flags[0].short: duplicate short flag "-v"`],
-  ],
-  [
-    "short name of two characters",
-    (d) => (nodes(d)[2].body.options[0].short = "nn"),
-    [`${NODES}[2].body.options[0].short: "nn" is not a single character`],
-  ],
+  ["short name taken by an inherited global", (d) => (nodes(d)[3].body.flags[0].short = "v"), [`${NODES}[3].body.flags[0].short: duplicate short flag "-v"`]],
+  ["short name of two characters", (d) => (nodes(d)[2].body.options[0].short = "nn"), [`${NODES}[2].body.options[0].short: "nn" is not a single character`]],
   ["empty short name", (d) => (nodes(d)[0].globals.options[2].short = ""), [`${NODES}[0].globals.options[2].short: "" is not a single character`]],
   // positionals, errors and formatters
   [
@@ -177,8 +165,6 @@ describe("validateDefinition: definition rules", () => {
       nodes(d)[0].subcommands = [1, 2, 3];
       nodes(d)[3].subcommands = [4, 9];
     }, "publications[0].definition");
-    expect(issues).toEqual([
-      "publications[0].definition.scope.value.presented.commands.nodes[3].subcommands[1]: index 9 out of range",
-    ]);
+    expect(issues).toEqual(["publications[0].definition.scope.value.presented.commands.nodes[3].subcommands[1]: index 9 out of range"]);
   });
 });

@@ -23,11 +23,7 @@ const rows: Array<[rule: string, mutate: (d: Draft) => void, issue: string]> = [
     (d) => (d.scope.value.presented.commands.nodes[2].body.positionals.fixed[0].default = JSON.parse("[".repeat(65) + "]".repeat(65))),
     `${NODES}[2].body.positionals.fixed[0].default: expected a JSON value nested at most 64 deep, got array`,
   ],
-  [
-    "missing member of the expected surface",
-    (d) => delete d.scope.value.expected.commands,
-    "definition.scope.value.expected.commands: required",
-  ],
+  ["missing member of the expected surface", (d) => delete d.scope.value.expected.commands, "definition.scope.value.expected.commands: required"],
   ["version is a number", (d) => (d.version = 2), "definition.version: expected string, got number"],
   ["name is null", (d) => (d.name = null), "definition.name: expected string, got null"],
   ["aliases is not an array", (d) => (d.aliases = "gl"), "definition.aliases: expected array, got string"],
@@ -51,11 +47,7 @@ const rows: Array<[rule: string, mutate: (d: Draft) => void, issue: string]> = [
     (d) => (d.scope.value.presented.commands.nodes[1].body.flags[0].short = 5),
     `${NODES}[1].body.flags[0].short: expected string or null, got number`,
   ],
-  [
-    "scope kind other than monomorphic",
-    (d) => (d.scope.kind = "polymorphic"),
-    `definition.scope.kind: expected "monomorphic", got "polymorphic"`,
-  ],
+  ["scope kind other than monomorphic", (d) => (d.scope.kind = "polymorphic"), `definition.scope.kind: expected "monomorphic", got "polymorphic"`],
   [
     "type kind other than ref",
     (d) => (d.scope.value.presented.commands.nodes[1].body.result.type_.kind = "struct"),
@@ -139,9 +131,7 @@ describe("validateDefinition: structure", () => {
   });
 
   it("builds paths from the base path given", () => {
-    expect(issuesAfter((d) => delete d.version, "publications[0].definition")).toEqual([
-      "publications[0].definition.version: required",
-    ]);
+    expect(issuesAfter((d) => delete d.version, "publications[0].definition")).toEqual(["publications[0].definition.version: required"]);
     expect(issuesAfter((d) => delete d.version, "")).toEqual(["version: required"]);
     expect(validateDefinition(null, "")).toEqual({ ok: false, issues: ["(root): expected object, got null"] });
   });

@@ -18,7 +18,9 @@ function asGraphiQLSends(document: DocumentNode, operationName: string): string 
 }
 
 const operationNames = (document: DocumentNode) =>
-  document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION).map((operation) => operation.name!.value);
+  document.definitions
+    .filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)
+    .map((operation) => operation.name!.value);
 
 interface PageOptions {
   defaultQuery: string;

@@ -77,12 +77,23 @@ describeEachDatabase("GraphQL connections", (provider) => {
     });
 
     it("pages forward with first/after: hasNextPage until the last page, endCursor continues", async () => {
-      const pages = await idsPagingForward(connection(member.http, MY_ENVIRONMENTS, (data) => data.me.environments), 2);
-      expect(pages).toEqual(chunks(byName.map((environment) => environment.id), 2));
+      const pages = await idsPagingForward(
+        connection(member.http, MY_ENVIRONMENTS, (data) => data.me.environments),
+        2,
+      );
+      expect(pages).toEqual(
+        chunks(
+          byName.map((environment) => environment.id),
+          2,
+        ),
+      );
     });
 
     it("pages backward with last/before: hasPreviousPage until the first page, startCursor continues", async () => {
-      const pages = await idsPagingBackward(connection(member.http, MY_ENVIRONMENTS, (data) => data.me.environments), 2);
+      const pages = await idsPagingBackward(
+        connection(member.http, MY_ENVIRONMENTS, (data) => data.me.environments),
+        2,
+      );
       expect(pages).toEqual([[byName[0]!.id], [byName[1]!.id, byName[2]!.id], [byName[3]!.id, byName[4]!.id]]);
     });
 

@@ -45,7 +45,9 @@ describeEachDatabase("ToolRelease.definitionSummary", (provider) => {
     definition = nestedGitLite(uniqueName("git-nested"));
     const environment = await world.environmentOf(world.owner);
     const applied = await applyChanges(service.db, world.owner.account, environment.id, {
-      publications: [{ name: definition.name, definition, source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: "git-nested" } }],
+      publications: [
+        { name: definition.name, definition, source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: "git-nested" } },
+      ],
       grantReconciliation: { creations: [], deletions: [] },
     });
     release = applied.releases[0]!;

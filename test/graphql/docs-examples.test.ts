@@ -43,7 +43,9 @@ describe("docs/graphql.md examples", () => {
 
   it("cover every field of Query and Mutation", () => {
     const exemplified = new Set(
-      examples.flatMap((example) => example.operation.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [selection.name.value] : []))),
+      examples.flatMap((example) =>
+        example.operation.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [selection.name.value] : [])),
+      ),
     );
     const rootFields = [schema.getQueryType()!, schema.getMutationType()!].flatMap((type) => Object.keys(type.getFields()));
     expect(rootFields.filter((field) => !exemplified.has(field))).toEqual([]);

@@ -84,10 +84,7 @@ describeEachDatabase("/graphql hardening", (provider) => {
   let admin: Client;
   let adminOfClosed: Client;
   beforeAll(async () => {
-    [open, closed] = await Promise.all([
-      startTestService(provider, { introspection: true, demo: true }),
-      startTestService(provider, { introspection: false }),
-    ]);
+    [open, closed] = await Promise.all([startTestService(provider, { introspection: true, demo: true }), startTestService(provider, { introspection: false })]);
     admin = client(open.url, open.adminToken);
     adminOfClosed = client(closed.url, closed.adminToken);
   });
@@ -125,7 +122,12 @@ describeEachDatabase("/graphql hardening", (provider) => {
     });
 
     it(`rejects a document of ${maxTokens + 1} tokens with 400 REQUEST_INVALID naming the token limit`, async () => {
-      const result = await admin.request("POST", "/graphql", { query: documentOfTokens(maxTokens + 1), operationName: "Q0" }, { accept: GRAPHQL_RESPONSE_JSON });
+      const result = await admin.request(
+        "POST",
+        "/graphql",
+        { query: documentOfTokens(maxTokens + 1), operationName: "Q0" },
+        { accept: GRAPHQL_RESPONSE_JSON },
+      );
       expectRequestInvalid(result, new RegExp(`Token limit of ${maxTokens} exceeded`));
     });
   });
@@ -157,7 +159,8 @@ describeEachDatabase("/graphql hardening", (provider) => {
     const NESTED_PAGES = `query ($environments: Int, $grants: Int) {
       me { environments(first: $environments) { edges { node { grants(first: $grants) { edges { node { id release { name owner { name } } } } } } } } }
     }`;
-    const costOf = (grants: number) => complexityFromQuery(NESTED_PAGES, { schema: buildSchema(), variables: { environments: 50, grants }, ctx: {} }).complexity;
+    const costOf = (grants: number) =>
+      complexityFromQuery(NESTED_PAGES, { schema: buildSchema(), variables: { environments: 50, grants }, ctx: {} }).complexity;
     const grantsWithinCost = (() => {
       let grants = 1;
       while (costOf(grants + 1) <= maxExecutionCost) grants++;
@@ -246,7 +249,10 @@ describeEachDatabase("/graphql hardening", (provider) => {
       const result = await rawRequest(open, getQuery("mutation { __typename }"), { headers: { accept: "application/json" } });
       expect(result.status).toBe(405);
       expect(result.headers.get("allow")).toBe("POST");
-      expect(result.body.errors[0]).toMatchObject({ message: expect.stringMatching(/mutation operation from a POST request/), extensions: { code: "METHOD_NOT_ALLOWED" } });
+      expect(result.body.errors[0]).toMatchObject({
+        message: expect.stringMatching(/mutation operation from a POST request/),
+        extensions: { code: "METHOD_NOT_ALLOWED" },
+      });
     });
   });
 
@@ -285,11 +291,8 @@ describe("REST route documents", () => {
   const yoga = createGraphQLHandler({ schema: buildSchema(), logger: pino({ level: "silent" }), introspection: false });
   const { parse, validate, schema } = yoga.getEnveloped({});
 
-  it.each(REST_ROUTES.map((route) => [`${route.method} ${route.path} (${route.name})`, route] as const))(
-    "%s stays within every /graphql limit",
-    (_, route) => {
-      // Printed back to text so the armor's parse-time limits (tokens, depth) see the document too.
-      expect(validate(schema, parse(print(route.document)))).toEqual([]);
-    },
-  );
+  it.each(REST_ROUTES.map((route) => [`${route.method} ${route.path} (${route.name})`, route] as const))("%s stays within every /graphql limit", (_, route) => {
+    // Printed back to text so the armor's parse-time limits (tokens, depth) see the document too.
+    expect(validate(schema, parse(print(route.document)))).toEqual([]);
+  });
 });

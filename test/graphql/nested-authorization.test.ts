@@ -88,7 +88,12 @@ describeEachDatabase("nested authorization", (provider) => {
       }
       for (const viewer of [world.stranger.http, world.admin]) {
         const { grant: seen } = dataOf(await viewer.graphql(query, { id: grantInStrangers.id }));
-        expect(seen.release.owner).toMatchObject({ uuid: world.stranger.account.id, plan: expect.stringMatching(/^[A-Z]+$/), admin: false, createdAt: expect.any(String) });
+        expect(seen.release.owner).toMatchObject({
+          uuid: world.stranger.account.id,
+          plan: expect.stringMatching(/^[A-Z]+$/),
+          admin: false,
+          createdAt: expect.any(String),
+        });
       }
     });
 
@@ -104,7 +109,13 @@ describeEachDatabase("nested authorization", (provider) => {
           { environmentId: strangersEnvironment.id, account: world.owner.account.email, name: ownersRelease.name },
         ),
       );
-      expect(created.createGrant.release.owner).toEqual({ uuid: world.owner.account.id, email: world.owner.account.email, plan: null, admin: null, createdAt: null });
+      expect(created.createGrant.release.owner).toEqual({
+        uuid: world.owner.account.id,
+        email: world.owner.account.email,
+        plan: null,
+        admin: null,
+        createdAt: null,
+      });
     });
 
     it("shows administrators the owner's environments and releases", async () => {
@@ -115,10 +126,9 @@ describeEachDatabase("nested authorization", (provider) => {
     });
 
     it("answers toolReleaseList of another account with ACCOUNT_NOT_FOUND (404)", async () => {
-      const result = await world.viewer.http.graphql(
-        `query ($id: UUID!) { grant(id: $id) { release { owner { toolReleaseList { uuid } } } } }`,
-        { id: grantInWorld.id },
-      );
+      const result = await world.viewer.http.graphql(`query ($id: UUID!) { grant(id: $id) { release { owner { toolReleaseList { uuid } } } } }`, {
+        id: grantInWorld.id,
+      });
       expectGraphQLError(result, "ACCOUNT_NOT_FOUND", 404);
       expect(result.body.data).toEqual({ grant: null });
     });

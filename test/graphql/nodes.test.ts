@@ -62,7 +62,12 @@ describeEachDatabase("Relay node lookups", (provider) => {
   describe("node(id:)", () => {
     it("finds your own account; another account is null; administrators find any", async () => {
       const own = await lookUp(world.owner.http, "Account", world.owner.account.id);
-      expect(own).toEqual({ __typename: "Account", id: globalId("Account", world.owner.account.id), uuid: world.owner.account.id, email: world.owner.account.email });
+      expect(own).toEqual({
+        __typename: "Account",
+        id: globalId("Account", world.owner.account.id),
+        uuid: world.owner.account.id,
+        email: world.owner.account.email,
+      });
       expect(await lookUp(world.stranger.http, "Account", world.owner.account.id)).toBeNull();
       expect(await lookUp(world.admin, "Account", world.owner.account.id)).toMatchObject({ uuid: world.owner.account.id });
     });

@@ -373,7 +373,6 @@ describeEachDatabase("Relay cursor pagination", (provider) => {
       }
     });
 
-
     it("a cursor of the right shape with values no list holds is REQUEST_INVALID (400)", async () => {
       const ENVIRONMENTS = `query ($after: String) { me { environments(first: 1, after: $after) { edges { cursor } } } }`;
       const { me } = dataOf(await world.owner.http.graphql(ENVIRONMENTS));

@@ -144,7 +144,13 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
     const cursors = all.data.environment.grants.edges.map((edge: any) => edge.cursor);
 
     const plain = await countedGraphql(owner.http, ENVIRONMENT_GRANTS_PAGE, { id: environment.id, first: 3 });
-    const combined = await countedGraphql(owner.http, ENVIRONMENT_GRANTS_PAGE, { id: environment.id, first: 4, last: 2, after: cursors[0], before: cursors[7] });
+    const combined = await countedGraphql(owner.http, ENVIRONMENT_GRANTS_PAGE, {
+      id: environment.id,
+      first: 4,
+      last: 2,
+      after: cursors[0],
+      before: cursors[7],
+    });
 
     expect(combined.data.environment.grants.edges.map((edge: any) => edge.cursor)).toEqual(cursors.slice(3, 5));
     expect(combined.count).toBe(plain.count);
@@ -170,11 +176,22 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
         namedByTable.set(table, columns.add(column!));
       }
     }
-    const heavyOrBookkeeping = ["definition", "metadataDigest", "sourceDigest", "componentId", "componentName", "createdById", "stateChangedById", "stateChangedAt"];
+    const heavyOrBookkeeping = [
+      "definition",
+      "metadataDigest",
+      "sourceDigest",
+      "componentId",
+      "componentName",
+      "createdById",
+      "stateChangedById",
+      "stateChangedAt",
+    ];
     expect(namedByTable.get("ToolRelease")).toBeDefined();
     expect(namedByTable.get("Grant")).toBeDefined();
     expect([...namedByTable.get("ToolRelease")!].filter((column) => heavyOrBookkeeping.includes(column))).toEqual([]);
-    expect([...namedByTable.get("Grant")!].filter((column) => [...heavyOrBookkeeping, "protected", "automatic", "followCoordinates"].includes(column))).toEqual([]);
+    expect([...namedByTable.get("Grant")!].filter((column) => [...heavyOrBookkeeping, "protected", "automatic", "followCoordinates"].includes(column))).toEqual(
+      [],
+    );
     expect([...namedByTable.get("ToolRelease")!]).toEqual(expect.arrayContaining(["id", "name", "version", "ownerAccountId"]));
   });
 });

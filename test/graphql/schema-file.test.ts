@@ -1,13 +1,5 @@
 import { readFileSync } from "node:fs";
-import {
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isInterfaceType,
-  isIntrospectionType,
-  isObjectType,
-  type GraphQLNamedType,
-} from "graphql";
+import { getNamedType, isEnumType, isInputObjectType, isInterfaceType, isIntrospectionType, isObjectType, type GraphQLNamedType } from "graphql";
 import { describe, expect, it } from "vitest";
 import { printedSchema, schemaTypesFile } from "../../scripts/schema-outputs.js";
 import { buildSchema } from "../../src/graphql/schema.js";
@@ -21,7 +13,10 @@ const described = (element: { description?: string | null | undefined }) => (ele
 
 /** Every offender as a schema coordinate (`Type.field(argument:)`), for a failure message that says what to fix. */
 function undescribed(coordinatesOf: (type: GraphQLNamedType) => { coordinate: string; description?: string | null | undefined }[]): string[] {
-  return namedTypes.flatMap(coordinatesOf).filter((element) => !described(element)).map((element) => element.coordinate);
+  return namedTypes
+    .flatMap(coordinatesOf)
+    .filter((element) => !described(element))
+    .map((element) => element.coordinate);
 }
 
 describe("schema.graphql", () => {
@@ -40,7 +35,10 @@ describe("src/http/rest/graphql-env.d.ts", () => {
 
 describe("schema descriptions", () => {
   it("every type has a description", () => {
-    expect(undescribed((type) => [{ coordinate: type.name, description: type.description }]), MISSING).toEqual([]);
+    expect(
+      undescribed((type) => [{ coordinate: type.name, description: type.description }]),
+      MISSING,
+    ).toEqual([]);
   });
 
   it("every field of every object and interface type has a description", () => {
@@ -88,7 +86,14 @@ describe("connection types", () => {
           const connection = getNamedType(field.type);
           if (!isObjectType(connection) || !connection.name.endsWith("Connection")) return [];
           const { edges, nodes } = connection.getFields();
-          return [{ coordinate: `${type.name}.${field.name}`, connection: connection.name, edge: getNamedType(edges!.type).name, node: getNamedType(nodes!.type).name }];
+          return [
+            {
+              coordinate: `${type.name}.${field.name}`,
+              connection: connection.name,
+              edge: getNamedType(edges!.type).name,
+              node: getNamedType(nodes!.type).name,
+            },
+          ];
         })
       : [],
   );

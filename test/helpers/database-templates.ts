@@ -41,7 +41,11 @@ export async function createDatabaseTemplates(postgresUrl: string | undefined): 
 }
 
 /** A fresh, migrated database: a copy of the provider's template. */
-export async function copyDatabaseTemplate(templates: DatabaseTemplates, provider: DatabaseProvider, postgresUrl: string | undefined): Promise<ScratchDatabase> {
+export async function copyDatabaseTemplate(
+  templates: DatabaseTemplates,
+  provider: DatabaseProvider,
+  postgresUrl: string | undefined,
+): Promise<ScratchDatabase> {
   const name = scratchDatabaseName();
   if (provider === "sqlite") {
     const dir = mkdtempSync(path.join(os.tmpdir(), "toolgate-"));

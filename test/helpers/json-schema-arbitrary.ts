@@ -17,11 +17,27 @@ export interface SchemaArbitraryOptions {
 /** Keywords that describe and constrain nothing. */
 const ANNOTATIONS = new Set(["description", "title", "default", "examples", "example", "deprecated", "readOnly", "writeOnly", "$comment"]);
 const GENERATED = new Set([
-  "$ref", "const", "enum", "oneOf", "anyOf", "type",
-  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-  "minLength", "maxLength", "pattern", "format",
-  "items", "minItems", "maxItems", "uniqueItems",
-  "properties", "required", "additionalProperties",
+  "$ref",
+  "const",
+  "enum",
+  "oneOf",
+  "anyOf",
+  "type",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "items",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "properties",
+  "required",
+  "additionalProperties",
 ]);
 
 /** Arrays nested deeper hold fewer items: a middleware definition nests arrays six deep. */
@@ -96,7 +112,12 @@ function strings(schema: Record<string, unknown>, location: string): Arbitrary<s
     // stringMatching draws from few characters; a loose pattern (no NUL, not blank) also gets any text it admits.
     const free = texts(minLength, maxLength);
     const admitted = fc.sample(free, { numRuns: 100, seed: 1 }).filter((value) => pattern.test(value)).length;
-    return admitted >= 20 ? fc.oneof(matching, free.filter((value) => pattern.test(value))) : matching;
+    return admitted >= 20
+      ? fc.oneof(
+          matching,
+          free.filter((value) => pattern.test(value)),
+        )
+      : matching;
   }
   if (schema.format === "uuid") return fc.uuid();
   if (schema.format !== undefined) throw new Error(`${location}: no generator for format ${String(schema.format)}`);
@@ -107,17 +128,24 @@ function arrays(schema: Record<string, unknown>, location: string, options: Sche
   const items = arbitraryFor((schema.items as JsonSchema | undefined) ?? true, `${location}[]`, options, depth + 1);
   const minLength = (schema.minItems as number | undefined) ?? 0;
   const maxLength = Math.max(minLength, Math.min((schema.maxItems as number | undefined) ?? Infinity, maxItemsAt(depth)));
-  return schema.uniqueItems ? fc.uniqueArray(items, { minLength, maxLength, selector: (item) => JSON.stringify(item) }) : fc.array(items, { minLength, maxLength });
+  return schema.uniqueItems
+    ? fc.uniqueArray(items, { minLength, maxLength, selector: (item) => JSON.stringify(item) })
+    : fc.array(items, { minLength, maxLength });
 }
 
 function objects(schema: Record<string, unknown>, location: string, options: SchemaArbitraryOptions, depth: number): Arbitrary<Record<string, unknown>> {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = (schema.required ?? []) as string[];
-  const model = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, arbitraryFor(property, `${location}.${name}`, options, depth + 1)]));
+  const model = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => [name, arbitraryFor(property, `${location}.${name}`, options, depth + 1)]),
+  );
   const declared = fc.record(model, { requiredKeys: required.filter((name) => name in properties) });
   if (schema.additionalProperties === false) return declared;
   // Anything else admits more members: send some, as a tester would.
-  const extra = schema.additionalProperties === undefined || schema.additionalProperties === true ? anyJson : arbitraryFor(schema.additionalProperties as JsonSchema, `${location}.*`, options, depth + 1);
+  const extra =
+    schema.additionalProperties === undefined || schema.additionalProperties === true
+      ? anyJson
+      : arbitraryFor(schema.additionalProperties as JsonSchema, `${location}.*`, options, depth + 1);
   const extraKeys = fc.string({ minLength: 1, maxLength: 8 }).filter((key) => !(key in properties) && key !== "__proto__");
   return fc.tuple(declared, fc.dictionary(extraKeys, extra, { maxKeys: 2 })).map(([known, more]) => ({ ...more, ...known }));
 }

@@ -24,7 +24,10 @@ export function valueOf(samples: Sample[], name: string, labels: Record<string, 
   return found.length === 0 ? undefined : found.reduce((sum, sample) => sum + sample.value, 0);
 }
 
-export async function scrape(url: string, headers: Record<string, string> = {}): Promise<{ status: number; contentType: string | null; samples: Sample[]; text: string }> {
+export async function scrape(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; contentType: string | null; samples: Sample[]; text: string }> {
   const response = await fetch(url, { headers });
   const text = await response.text();
   return { status: response.status, contentType: response.headers.get("content-type"), samples: response.status === 200 ? parseExposition(text) : [], text };

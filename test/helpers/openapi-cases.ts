@@ -99,7 +99,8 @@ export function caseArbitrary(document: OpenApiDocument, { method, pathTemplate,
   const options = { resolve: resolverOf(document), hint: hints };
   const parameters = operation.parameters ?? [];
   const unsupported = parameters.filter((parameter) => parameter.in !== "path" && parameter.in !== "query");
-  if (unsupported.length > 0) throw new Error(`${method} ${pathTemplate}: no generator for ${unsupported.map((p) => `${p.in} parameter ${p.name}`).join(", ")}`);
+  if (unsupported.length > 0)
+    throw new Error(`${method} ${pathTemplate}: no generator for ${unsupported.map((p) => `${p.in} parameter ${p.name}`).join(", ")}`);
   const group = (place: "path" | "query") => {
     const inPlace = parameters.filter((parameter) => parameter.in === place);
     const model = Object.fromEntries(inPlace.map((parameter) => [parameter.name, arbitraryFor(parameter.schema, `${place}.${parameter.name}`, options)]));

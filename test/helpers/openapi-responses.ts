@@ -88,10 +88,13 @@ export function checkAgainstOpenApi(method: string, url: string, answer: { statu
   const where = `${method} ${path} (${operation.operationId})`;
   const response = operation.responses[String(answer.status)];
   if (!response) {
-    throw new Error(`OpenAPI: ${where} answered ${answer.status}, which the document does not list (${Object.keys(operation.responses).join(", ")}): ${answer.text.slice(0, 300)}`);
+    throw new Error(
+      `OpenAPI: ${where} answered ${answer.status}, which the document does not list (${Object.keys(operation.responses).join(", ")}): ${answer.text.slice(0, 300)}`,
+    );
   }
   if (!response.content) {
-    if (answer.text !== "") throw new Error(`OpenAPI: ${where} answered ${answer.status} with a body the document does not declare: ${answer.text.slice(0, 300)}`);
+    if (answer.text !== "")
+      throw new Error(`OpenAPI: ${where} answered ${answer.status} with a body the document does not declare: ${answer.text.slice(0, 300)}`);
     return;
   }
   if (method === "HEAD") return;
@@ -99,6 +102,8 @@ export function checkAgainstOpenApi(method: string, url: string, answer: { statu
   const validate = checker.validator(`${pointer}/responses/${answer.status}/content/application~1json/schema`);
   if (!validate(JSON.parse(answer.text))) {
     const problems = validate.errors!.map((error) => `${error.instancePath || "(body)"} ${error.message} ${JSON.stringify(error.params)}`);
-    throw new Error(`OpenAPI: ${where} answered ${answer.status} with a body that does not match the document:\n  ${problems.join("\n  ")}\nbody: ${answer.text.slice(0, 500)}`);
+    throw new Error(
+      `OpenAPI: ${where} answered ${answer.status} with a body that does not match the document:\n  ${problems.join("\n  ")}\nbody: ${answer.text.slice(0, 500)}`,
+    );
   }
 }

@@ -42,7 +42,11 @@ export async function seedRegistry(world: World): Promise<Registry> {
     },
     eventIds: (events.body.values as { id: string }[]).map((event) => event.id),
     cursors: [page.body.nextCursor as string],
-    coordinates: releases.map((release) => ({ account: (release.ownerAccountId === owner.account.id ? owner : stranger).account.email, name: release.name, version: release.version })),
+    coordinates: releases.map((release) => ({
+      account: (release.ownerAccountId === owner.account.id ? owner : stranger).account.email,
+      name: release.name,
+      version: release.version,
+    })),
   };
 }
 

@@ -54,7 +54,11 @@ export async function createWorld(service: TestService): Promise<World> {
     const key = `${owner.account.id}:${immutable}`;
     let pipeline = pipelines.get(key);
     if (!pipeline) {
-      pipeline = createEnvironment(db, "system", { accountId: owner.account.id, name: immutable ? "release-pipeline-immutable" : "release-pipeline", versionCheck: immutable });
+      pipeline = createEnvironment(db, "system", {
+        accountId: owner.account.id,
+        name: immutable ? "release-pipeline-immutable" : "release-pipeline",
+        versionCheck: immutable,
+      });
       pipelines.set(key, pipeline);
     }
     return pipeline;
@@ -63,7 +67,14 @@ export async function createWorld(service: TestService): Promise<World> {
     const definition = definitionFor(name, version);
     const source = { componentId: randomUUID(), componentRevision: 1, componentName: `${name}-component` };
     if (options.origin === "protected-system") {
-      return insertRelease(db, { ownerAccountId: owner.account.id, actorId: owner.account.id, definition, source, immutable: options.immutable ?? false, origin: "protected-system" });
+      return insertRelease(db, {
+        ownerAccountId: owner.account.id,
+        actorId: owner.account.id,
+        definition,
+        source,
+        immutable: options.immutable ?? false,
+        origin: "protected-system",
+      });
     }
     const pipeline = await pipelineOf(owner, options.immutable ?? false);
     const applied = await applyChanges(db, owner.account, pipeline.id, {

@@ -77,7 +77,13 @@ describeEachDatabase("ETag and Cache-Control", (provider) => {
     const path = `/v1/envs/${world.environment.id}/tool-middlewares`;
     for (const version of ["3.0.0", "3.1.0"]) {
       const granted = await world.publish(world.owner, "cached-list", version);
-      const created = await rawRequest(service.url, "POST", path, { authorization: `Bearer ${world.owner.token}`, "content-type": "application/json" }, JSON.stringify({ release: { type: "ById", releaseId: granted.id } }));
+      const created = await rawRequest(
+        service.url,
+        "POST",
+        path,
+        { authorization: `Bearer ${world.owner.token}`, "content-type": "application/json" },
+        JSON.stringify({ release: { type: "ById", releaseId: granted.id } }),
+      );
       expect(created.status, created.body.toString()).toBe(200);
     }
     const first = await get(path);
@@ -85,7 +91,9 @@ describeEachDatabase("ETag and Cache-Control", (provider) => {
     expect(again.body).toEqual(first.body);
     expect([first.headers.etag, again.headers.etag]).toEqual([sha256Tag(first.body), sha256Tag(first.body)]);
     const grant = JSON.parse(first.body.toString()).values[0].grant;
-    expect((await rawRequest(service.url, "DELETE", `/v1/environment-tool-middleware-grants/${grant.id}`, { authorization: `Bearer ${world.owner.token}` })).status).toBe(204);
+    expect(
+      (await rawRequest(service.url, "DELETE", `/v1/environment-tool-middleware-grants/${grant.id}`, { authorization: `Bearer ${world.owner.token}` })).status,
+    ).toBe(204);
     const after = await get(path, { "if-none-match": first.headers.etag! });
     expect(after.status).toBe(200);
     expect(after.headers.etag).toBe(sha256Tag(after.body));
@@ -110,10 +118,16 @@ describeEachDatabase("ETag and Cache-Control", (provider) => {
       await get("/v1/tool-releases/00000000-0000-4000-8000-000000000000"),
       await get("/v1/nothing-here"),
       await rawRequest(service.url, "PUT", `/v1/tool-releases/${release.id}`),
-      await rawRequest(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares`, {
-        authorization: `Bearer ${world.owner.token}`,
-        "content-type": "application/json",
-      }, JSON.stringify({ release: { type: "ById", releaseId: release.id }, automatic: false })),
+      await rawRequest(
+        service.url,
+        "POST",
+        `/v1/envs/${world.environment.id}/tool-middlewares`,
+        {
+          authorization: `Bearer ${world.owner.token}`,
+          "content-type": "application/json",
+        },
+        JSON.stringify({ release: { type: "ById", releaseId: release.id }, automatic: false }),
+      ),
       await rawRequest(service.url, "GET", "/healthz"),
       await rawRequest(service.url, "GET", "/readyz"),
       await rawRequest(service.url, "OPTIONS", `/v1/tool-releases/${release.id}`),
@@ -135,7 +149,13 @@ describeEachDatabase("ETag and Cache-Control", (provider) => {
     expect(first.headers.etag).toBe(sha256Tag(first.body));
     expect(first.headers["cache-control"]).toBe("private, no-cache");
     expectNotModified(await get(path, { ...headers, "if-none-match": first.headers.etag! }), first.headers.etag!);
-    const post = await rawRequest(service.url, "POST", "/graphql", { authorization: `Bearer ${world.owner.token}`, "content-type": "application/json" }, JSON.stringify({ query: "{ me { email } }" }));
+    const post = await rawRequest(
+      service.url,
+      "POST",
+      "/graphql",
+      { authorization: `Bearer ${world.owner.token}`, "content-type": "application/json" },
+      JSON.stringify({ query: "{ me { email } }" }),
+    );
     expect(post.status).toBe(200);
     expect(post.headers["cache-control"]).toBe("no-store");
     expect(post.headers.etag).toBeUndefined();

@@ -52,7 +52,12 @@ describeEachDatabase("compression", (provider) => {
     expect(identity.body.byteLength).toBeGreaterThan(MIN_COMPRESSED_BYTES);
     expect(identity.headers["content-encoding"]).toBeUndefined();
     expect(identity.headers.vary).toMatch(/accept-encoding/i);
-    for (const [acceptEncoding, coding] of [["gzip", "gzip"], ["br", "br"], ["gzip, deflate, br", "br"], ["br;q=0.1, gzip", "gzip"]] as const) {
+    for (const [acceptEncoding, coding] of [
+      ["gzip", "gzip"],
+      ["br", "br"],
+      ["gzip, deflate, br", "br"],
+      ["br;q=0.1, gzip", "gzip"],
+    ] as const) {
       const compressed = await get(path, { "accept-encoding": acceptEncoding });
       expect(compressed.status).toBe(200);
       expect(compressed.headers["content-encoding"], acceptEncoding).toBe(coding);
@@ -96,13 +101,19 @@ describeEachDatabase("compression", (provider) => {
   it("streams large answers that are not cacheable reads (POST /graphql) through zlib, keeping x-request-id", async () => {
     const query = `{ toolRelease(id: "${release.id}") { definition } }`;
     const send = (acceptEncoding: string) =>
-      rawRequest(service.url, "POST", "/graphql", {
-        authorization: `Bearer ${world.owner.token}`,
-        "content-type": "application/json",
-        accept: "application/json",
-        "accept-encoding": acceptEncoding,
-        "x-request-id": `compressed-${acceptEncoding}`,
-      }, JSON.stringify({ query }));
+      rawRequest(
+        service.url,
+        "POST",
+        "/graphql",
+        {
+          authorization: `Bearer ${world.owner.token}`,
+          "content-type": "application/json",
+          accept: "application/json",
+          "accept-encoding": acceptEncoding,
+          "x-request-id": `compressed-${acceptEncoding}`,
+        },
+        JSON.stringify({ query }),
+      );
     const identity = await send("identity");
     expect(identity.status).toBe(200);
     expect(identity.body.byteLength).toBeGreaterThan(MIN_COMPRESSED_BYTES);
@@ -117,12 +128,18 @@ describeEachDatabase("compression", (provider) => {
   });
 
   it("passes event streams (GraphQL over SSE) through uncompressed and unbuffered", async () => {
-    const response = await rawRequest(service.url, "POST", "/graphql", {
-      authorization: `Bearer ${world.owner.token}`,
-      "content-type": "application/json",
-      accept: "text/event-stream",
-      "accept-encoding": "br",
-    }, JSON.stringify({ query: "{ me { email } }" }));
+    const response = await rawRequest(
+      service.url,
+      "POST",
+      "/graphql",
+      {
+        authorization: `Bearer ${world.owner.token}`,
+        "content-type": "application/json",
+        accept: "text/event-stream",
+        "accept-encoding": "br",
+      },
+      JSON.stringify({ query: "{ me { email } }" }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^text\/event-stream/);
     // Yoga marks event streams `content-encoding: none` so that proxies do not buffer them.

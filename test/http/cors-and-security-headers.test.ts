@@ -21,7 +21,11 @@ describeEachDatabase("CORS with allowed origins", (provider) => {
   afterAll(() => service?.stopAndDrop());
 
   const preflight = (path: string, origin: string, method = "POST") =>
-    rawRequest(service.url, "OPTIONS", path, { origin, "access-control-request-method": method, "access-control-request-headers": "authorization, content-type" });
+    rawRequest(service.url, "OPTIONS", path, {
+      origin,
+      "access-control-request-method": method,
+      "access-control-request-headers": "authorization, content-type",
+    });
 
   it("answers preflights from an allowed origin on /graphql and /v1 alike, without a token", async () => {
     for (const [path, methods] of [
@@ -49,7 +53,13 @@ describeEachDatabase("CORS with allowed origins", (provider) => {
     expect(refusedPreflight.status).toBe(204);
     expect(refusedPreflight.headers["access-control-allow-origin"]).toBeUndefined();
     expect(refusedPreflight.headers.vary).toMatch(/Origin/);
-    const request = await rawRequest(service.url, "POST", "/graphql", { origin: ELSEWHERE, authorization: `Bearer ${world.owner.token}`, "content-type": "application/json" }, QUERY);
+    const request = await rawRequest(
+      service.url,
+      "POST",
+      "/graphql",
+      { origin: ELSEWHERE, authorization: `Bearer ${world.owner.token}`, "content-type": "application/json" },
+      QUERY,
+    );
     expect(request.status).toBe(200);
     expect(request.headers["access-control-allow-origin"]).toBeUndefined();
     expect(request.headers.vary).toMatch(/Origin/);
@@ -107,7 +117,10 @@ describeEachDatabase("without CORS origins (the default) and security headers", 
     for (const path of ["/graphql", `/v1/tool-releases/${release.id}`]) {
       const response = await rawRequest(service.url, "OPTIONS", path, { origin: APP, "access-control-request-method": "GET" });
       expect(response.status, path).toBe(204);
-      expect(Object.keys(response.headers).filter((name) => name.startsWith("access-control-")), path).toEqual([]);
+      expect(
+        Object.keys(response.headers).filter((name) => name.startsWith("access-control-")),
+        path,
+      ).toEqual([]);
     }
     const graphqlOptions = await rawRequest(service.url, "OPTIONS", "/graphql");
     expect(graphqlOptions.headers.allow).toBe("GET, POST, OPTIONS");
@@ -159,9 +172,14 @@ describeEachDatabase("without CORS origins (the default) and security headers", 
     expect(directive("connect-src")).toBe("connect-src 'self'");
     expect(directive("frame-ancestors")).toBe("frame-ancestors 'none'");
     // Scripts are files of ours; the one <script> with a body is JSON, which browsers do not run.
-    const scripts = [...page.body.toString().matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map(([, attributes, text]) => ({ attributes: attributes!, text: text! }));
+    const scripts = [...page.body.toString().matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map(([, attributes, text]) => ({
+      attributes: attributes!,
+      text: text!,
+    }));
     expect(scripts.filter(({ attributes }) => / src="\/graphiql\/assets\/[^"]+\.js"/.test(attributes))).toHaveLength(2);
-    expect(scripts.filter(({ text }) => text.trim() !== "").map(({ attributes }) => attributes)).toEqual([' type="application/json" id="graphiql-configuration"']);
+    expect(scripts.filter(({ text }) => text.trim() !== "").map(({ attributes }) => attributes)).toEqual([
+      ' type="application/json" id="graphiql-configuration"',
+    ]);
     expect(page.headers["x-frame-options"]).toBe("DENY");
   });
 });

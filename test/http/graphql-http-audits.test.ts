@@ -33,7 +33,13 @@ describeEachDatabase("graphql-http serverAudits", (provider) => {
           status: result.status,
           name: result.name,
           reason: "reason" in result ? result.reason : undefined,
-          response: "response" in result ? `${result.response.status} ${await result.response.clone().text().catch(() => "")}` : undefined,
+          response:
+            "response" in result
+              ? `${result.response.status} ${await result.response
+                  .clone()
+                  .text()
+                  .catch(() => "")}`
+              : undefined,
         })),
     );
     expect(failing).toEqual([]);

@@ -48,7 +48,10 @@ describeEachDatabase("GraphQL over HTTP", (provider) => {
         expect(result.headers.get("content-type")).toBe(`${accept}; charset=utf-8`);
         expect(result.body.data).toEqual({ me: { email: "admin@toolgate.local" }, grant: null });
         expect(result.body.errors).toEqual([
-          expect.objectContaining({ path: ["grant"], extensions: expect.objectContaining({ code: "ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND", http: { status: 404 } }) }),
+          expect.objectContaining({
+            path: ["grant"],
+            extensions: expect.objectContaining({ code: "ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND", http: { status: 404 } }),
+          }),
         ]);
       });
     }
@@ -75,7 +78,10 @@ describeEachDatabase("GraphQL over HTTP", (provider) => {
     };
     for (const [name, body] of Object.entries(REQUEST_ERRORS)) {
       it(`answers a ${name} 400 to application/graphql-response+json and 200 to application/json, REQUEST_INVALID in both`, async () => {
-        for (const [accept, status] of [[GRAPHQL_RESPONSE_JSON, 400], [APPLICATION_JSON, 200]] as const) {
+        for (const [accept, status] of [
+          [GRAPHQL_RESPONSE_JSON, 400],
+          [APPLICATION_JSON, 200],
+        ] as const) {
           const result = await send("POST", body, { accept });
           expect({ accept, status: result.status, data: "data" in result.body }).toEqual({ accept, status, data: false });
           expect(result.body.errors[0].extensions).toEqual({ code: "REQUEST_INVALID", http: { status: 400 }, problems: [expect.any(String)] });
@@ -136,7 +142,11 @@ describeEachDatabase("GraphQL over HTTP", (provider) => {
 
   describe("GET", () => {
     it("answers a query sent with GET and no other header than the token (urql's default)", async () => {
-      const result = await send("GET", { query: "query Me($first: Int) { me { email environments(first: $first) { nodes { name } } } }", variables: { first: 1 }, operationName: "Me" });
+      const result = await send("GET", {
+        query: "query Me($first: Int) { me { email environments(first: $first) { nodes { name } } } }",
+        variables: { first: 1 },
+        operationName: "Me",
+      });
       expect(result.status, result.text).toBe(200);
       expect(result.body).toEqual({ data: { me: { email: "admin@toolgate.local", environments: { nodes: [] } } } });
     });
@@ -148,7 +158,10 @@ describeEachDatabase("GraphQL over HTTP", (provider) => {
       const result = await send("GET", { query: mutation });
       expect(result.status, result.text).toBe(405);
       expect(result.headers.get("allow")).toBe("POST");
-      expect(result.body.errors[0]).toMatchObject({ message: expect.stringMatching(/mutation operation from a POST request/), extensions: { code: "METHOD_NOT_ALLOWED" } });
+      expect(result.body.errors[0]).toMatchObject({
+        message: expect.stringMatching(/mutation operation from a POST request/),
+        extensions: { code: "METHOD_NOT_ALLOWED" },
+      });
       const environments = await send("POST", { query: "{ me { environments { nodes { name } } } }" });
       expect(environments.body.data.me.environments.nodes.map((environment: { name: string }) => environment.name)).toEqual(["by-post"]);
     });

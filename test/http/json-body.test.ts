@@ -6,12 +6,12 @@ import { encodeJsonBody } from "../../src/http/rest/json-body.js";
 const textOf = (value: unknown) => encodeJsonBody(value).toString("utf8");
 const stored = (text: string) => new JsonText(Buffer.from(text, "utf8"));
 
-const definition = (name: string) => ({ name, commands: [{ path: ["run"], doc: "Runs \"it\" \u2028 now" }], flags: { verbose: true, level: 3.5 } });
+const definition = (name: string) => ({ name, commands: [{ path: ["run"], doc: 'Runs "it" \u2028 now' }], flags: { verbose: true, level: 3.5 } });
 
 describe("encodeJsonBody", () => {
   it("writes what JSON.stringify writes for plain values: dates, undefined members, nulls, non-finite numbers, unicode", () => {
     const values = [
-      { a: 1, b: undefined, c: null, d: [undefined, () => 1, Number.NaN, -0, 1e21], e: new Date(0), f: "caf\u00e9 \u{1F680} \u2028 \u0000 \"q\"" },
+      { a: 1, b: undefined, c: null, d: [undefined, () => 1, Number.NaN, -0, 1e21], e: new Date(0), f: 'caf\u00e9 \u{1F680} \u2028 \u0000 "q"' },
       [],
       {},
       "text",
@@ -27,8 +27,18 @@ describe("encodeJsonBody", () => {
   it("copies each stored text in place of its value, wherever it appears", () => {
     const first = stored('{"spliced":1}');
     const second = stored('{"spliced":"caf\u00e9 \u{1F680}"}');
-    const body = { values: [{ grant: { id: "g1", at: new Date(0) }, release: { definition: first } }, { release: { definition: second }, again: first }] };
-    const expected = { values: [{ grant: { id: "g1", at: new Date(0) }, release: { definition: { spliced: 1 } } }, { release: { definition: { spliced: "caf\u00e9 \u{1F680}" } }, again: { spliced: 1 } }] };
+    const body = {
+      values: [
+        { grant: { id: "g1", at: new Date(0) }, release: { definition: first } },
+        { release: { definition: second }, again: first },
+      ],
+    };
+    const expected = {
+      values: [
+        { grant: { id: "g1", at: new Date(0) }, release: { definition: { spliced: 1 } } },
+        { release: { definition: { spliced: "caf\u00e9 \u{1F680}" } }, again: { spliced: 1 } },
+      ],
+    };
     expect(textOf(body)).toBe(JSON.stringify(expected));
   });
 

@@ -21,7 +21,11 @@ describeEachDatabase("HEAD and OPTIONS on /v1", (provider) => {
   afterAll(() => service?.stopAndDrop());
 
   const auth = () => ({ authorization: `Bearer ${world.owner.token}` });
-  const getPaths = () => [`/v1/tool-releases/${release.id}`, `/v1/accounts/${world.owner.account.id}/tool-releases`, `/v1/envs/${world.environment.id}/tool-middlewares`];
+  const getPaths = () => [
+    `/v1/tool-releases/${release.id}`,
+    `/v1/accounts/${world.owner.account.id}/tool-releases`,
+    `/v1/envs/${world.environment.id}/tool-middlewares`,
+  ];
 
   it("answers HEAD on every GET route with the GET's status and headers, and no body", async () => {
     for (const path of getPaths()) {

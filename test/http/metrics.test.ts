@@ -63,7 +63,8 @@ describeEachDatabase("/metrics", (provider) => {
     await world.owner.http.request("POST", "/graphql", { query: "query A { me { name } } query B { me { email } }", operationName: "B" });
     await world.owner.http.graphql("{ nope }");
     const { samples } = await scrape(`${service.url}/metrics`);
-    const count = (operation: string, status = "200") => valueOf(samples, "toolgate_http_requests_total", { route: "/graphql", operation, method: "POST", status });
+    const count = (operation: string, status = "200") =>
+      valueOf(samples, "toolgate_http_requests_total", { route: "/graphql", operation, method: "POST", status });
     expect(count("WhoAmI")).toBe(1);
     expect(count("B")).toBe(1);
     expect(count("A")).toBeUndefined();

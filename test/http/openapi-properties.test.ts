@@ -9,7 +9,15 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
-import { caseArbitrary, caseProblems, documentedOperations, documentValidators, type Case, type DocumentedOperation, type OpenApiDocument } from "../helpers/openapi-cases.js";
+import {
+  caseArbitrary,
+  caseProblems,
+  documentedOperations,
+  documentValidators,
+  type Case,
+  type DocumentedOperation,
+  type OpenApiDocument,
+} from "../helpers/openapi-cases.js";
 import { hintsOf, realPath, seedRegistry, type Registry } from "../helpers/property-registry.js";
 import { rawRequest, type RawResponse } from "../helpers/raw-http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
@@ -28,11 +36,21 @@ const CONCURRENCY = 4;
  */
 const STATED_IN_WORDS: { rule: string; problem: RegExp }[] = [
   { rule: "a cursor is one the list issued", problem: /^query\.cursor: .* is not a cursor of this list$/s },
-  { rule: "a grant is deleted once per body, its id compared without case", problem: /^grantReconciliation\.deletions\[\d+\]: grant .* is already deleted by grantReconciliation\.deletions\[\d+\]$/s },
+  {
+    rule: "a grant is deleted once per body, its id compared without case",
+    problem: /^grantReconciliation\.deletions\[\d+\]: grant .* is already deleted by grantReconciliation\.deletions\[\d+\]$/s,
+  },
   { rule: "publication names are unique in a body", problem: /^publications\[\d+\]\.name: .* is already published by publications\[\d+\]$/s },
   { rule: "a publication's name is its definition's", problem: /^publications\[\d+\]\.definition\.name: .* does not match the publication name/s },
-  { rule: "names and aliases are unique in their namespace", problem: /: duplicate (alias|command|positional|error|formatter|option|flag|short option|short flag|type id) /s },
-  { rule: "subcommands form a tree rooted at node 0", problem: /: (index \d+ out of range|index \d+ is the node itself|index \d+ forms a cycle|node \d+ is already a subcommand of node \d+|not reachable from the root)$/s },
+  {
+    rule: "names and aliases are unique in their namespace",
+    problem: /: duplicate (alias|command|positional|error|formatter|option|flag|short option|short flag|type id) /s,
+  },
+  {
+    rule: "subcommands form a tree rooted at node 0",
+    problem:
+      /: (index \d+ out of range|index \d+ is the node itself|index \d+ forms a cycle|node \d+ is already a subcommand of node \d+|not reachable from the root)$/s,
+  },
   { rule: "type refs name a def of their schema", problem: /: unknown type id /s },
   { rule: "constraints name an option or flag of their command", problem: /: .* is not an option or flag of this command$/s },
   { rule: "a tail's min is at most its max", problem: /: min -?\d+ is greater than max -?\d+$/s },
@@ -61,7 +79,8 @@ function answerProblems(sent: Sent, answer: RawResponse, validator: ReturnType<t
   if (status >= 500) return [`${status}: ${text.slice(0, 300)}`];
   const documented = operation.operation.responses[String(status)];
   if (!documented) return [`${status}, which ${operation.operation.operationId} does not document: ${text.slice(0, 300)}`];
-  if (operation.method === "HEAD" || !documented.content) return text === "" ? [] : [`${status} with a body the document does not declare: ${text.slice(0, 200)}`];
+  if (operation.method === "HEAD" || !documented.content)
+    return text === "" ? [] : [`${status} with a body the document does not declare: ${text.slice(0, 200)}`];
   if (!String(answer.headers["content-type"]).startsWith("application/json")) return [`${status} as ${answer.headers["content-type"]}, not JSON`];
   const body = JSON.parse(text) as { errors?: string[] };
   const validate = validator(`${operation.pointer}/responses/${status}/content/application~1json/schema`);
@@ -119,11 +138,16 @@ describeEachDatabase("the OpenAPI document, run through a property-based API tes
     await service?.stopAndDrop();
   });
 
-  it(`answers generated schema-compliant requests to every operation (seed ${SEED}) as the document says: no 5xx, documented statuses and bodies, no 400 the schema does not explain`, { timeout: 120_000 }, async () => {
+  it(`answers generated schema-compliant requests to every operation (seed ${SEED}) as the document says: no 5xx, documented statuses and bodies, no 400 the schema does not explain`, {
+    timeout: 120_000,
+  }, async () => {
     const started = performance.now();
     const validator = documentValidators(document);
     const hints = hintsOf(registry);
-    const tokens = fc.oneof({ arbitrary: fc.constantFrom<string | undefined>(...registry.tokens), weight: 9 }, { arbitrary: fc.constant(undefined), weight: 1 });
+    const tokens = fc.oneof(
+      { arbitrary: fc.constantFrom<string | undefined>(...registry.tokens), weight: 9 },
+      { arbitrary: fc.constant(undefined), weight: 1 },
+    );
     const operations = documentedOperations(document);
     const cases: Sent[] = operations.flatMap((operation, index) => {
       const count = operation.operation.requestBody ? CASES_PER_BODY_OPERATION : CASES_PER_OPERATION;
@@ -164,7 +188,9 @@ describeEachDatabase("the OpenAPI document, run through a property-based API tes
         const expected = method === "OPTIONS" ? 204 : 405;
         const found = { status: answer.status, allow: allowOf(answer) };
         if (JSON.stringify(found) !== JSON.stringify({ status: expected, allow: allowed })) {
-          failures.push(`${method} ${pathTemplate}: ${answer.status} with Allow "${answer.headers.allow ?? ""}", expected ${expected} with "${allowed.join(", ")}"`);
+          failures.push(
+            `${method} ${pathTemplate}: ${answer.status} with Allow "${answer.headers.allow ?? ""}", expected ${expected} with "${allowed.join(", ")}"`,
+          );
         }
       }
     }

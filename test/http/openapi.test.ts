@@ -97,24 +97,55 @@ describe("the OpenAPI document and the pages about the API", () => {
       return `/paths/${path.replace(/\//g, "~1")}/get/parameters/${operation.parameters.findIndex((candidate) => candidate.name === name)}/schema`;
     };
     for (const path of ["/v1/envs/{environmentId}/tool-middlewares", "/v1/envs/{environmentId}/events", "/v1/accounts/{accountId}/events"]) {
-      expect([0, 1, 500, 501].map((limit) => accepts(parameter(path, "limit"), limit)), path).toEqual([false, true, true, false]);
+      expect(
+        [0, 1, 500, 501].map((limit) => accepts(parameter(path, "limit"), limit)),
+        path,
+      ).toEqual([false, true, true, false]);
     }
     const releaseId = parameter("/v1/tool-releases/{releaseId}", "releaseId");
-    expect([accepts(releaseId, "01a201cd-ac31-728b-b411-4c2a3ab92a61"), accepts(releaseId, "urn:uuid:01a201cd-ac31-728b-b411-4c2a3ab92a61")]).toEqual([true, false]);
+    expect([accepts(releaseId, "01a201cd-ac31-728b-b411-4c2a3ab92a61"), accepts(releaseId, "urn:uuid:01a201cd-ac31-728b-b411-4c2a3ab92a61")]).toEqual([
+      true,
+      false,
+    ]);
     const byCoordinates = (account: string) => ({ type: "ByCoordinates", account, name: "json-format", version: "1.4.2" });
-    expect(["", " ", "\u00a0\t", "a@b"].map((account) => accepts("/components/schemas/ReleaseSelector", byCoordinates(account)))).toEqual([false, false, false, true]);
+    expect(["", " ", "\u00a0\t", "a@b"].map((account) => accepts("/components/schemas/ReleaseSelector", byCoordinates(account)))).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
     const publication = (source?: object) => ({ publications: [{ name: "json-format", definition: jsonFormat(), ...(source ? { source } : {}) }] });
-    const source = (componentRevision: number, componentName = "json") => ({ kind: "component", componentId: "01a201cd-ac31-728b-b411-4c2a3ab92a61", componentRevision, componentName });
-    expect([2 ** 31 - 1, 2 ** 31].map((revision) => accepts("/components/schemas/ToolMiddlewareChanges", publication(source(revision))))).toEqual([true, false]);
-    expect(["json", " ", "a\u0000b"].map((name) => accepts("/components/schemas/ToolMiddlewareChanges", publication(source(1, name))))).toEqual([true, false, false]);
-    expect([accepts("/components/schemas/ToolMiddlewareChanges", publication()), accepts("/components/schemas/ToolMiddlewareApplication", publication())]).toEqual([true, false]);
+    const source = (componentRevision: number, componentName = "json") => ({
+      kind: "component",
+      componentId: "01a201cd-ac31-728b-b411-4c2a3ab92a61",
+      componentRevision,
+      componentName,
+    });
+    expect([2 ** 31 - 1, 2 ** 31].map((revision) => accepts("/components/schemas/ToolMiddlewareChanges", publication(source(revision))))).toEqual([
+      true,
+      false,
+    ]);
+    expect(["json", " ", "a\u0000b"].map((name) => accepts("/components/schemas/ToolMiddlewareChanges", publication(source(1, name))))).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([
+      accepts("/components/schemas/ToolMiddlewareChanges", publication()),
+      accepts("/components/schemas/ToolMiddlewareApplication", publication()),
+    ]).toEqual([true, false]);
   });
 
   it("lists every route of the router under /v1, and the router serves every operation it lists", () => {
     const app = createApp({ db: service.db, schema: buildSchema(), routes: REST_ROUTES, logger: service.logger, introspection: false, isReady: () => true });
-    const served = app.routeTable().filter((route) => route.method !== "ALL").map((route) => `${route.method} ${openApiPath(route.path)}`);
+    const served = app
+      .routeTable()
+      .filter((route) => route.method !== "ALL")
+      .map((route) => `${route.method} ${openApiPath(route.path)}`);
     const documented = Object.entries(document.paths).flatMap(([pathTemplate, item]) =>
-      Object.keys(item).filter((key) => METHODS.includes(key)).map((method) => `${method.toUpperCase()} ${pathTemplate}`),
+      Object.keys(item)
+        .filter((key) => METHODS.includes(key))
+        .map((method) => `${method.toUpperCase()} ${pathTemplate}`),
     );
     expect(served.filter((route) => / \/v1(\/|$)/.test(route)).sort()).toEqual(documented.filter((route) => / \/v1(\/|$)/.test(route)).sort());
     expect(documented.filter((route) => !served.includes(route))).toEqual([]);
@@ -183,8 +214,21 @@ describe("the OpenAPI document and the pages about the API", () => {
     expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
     expect(html).toContain('<link rel="icon" href="/favicon.ico">');
     // Offline: no request proxy, no telemetry, none of Scalar's hosted services.
-    const configuration = JSON.parse(/data-configuration="([^"]*)"/.exec(html)![1]!.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&amp;/g, "&")) as Record<string, unknown>;
-    expect(configuration).toMatchObject({ proxyUrl: "", telemetry: false, agent: { disabled: true }, showDeveloperTools: "never", hideClientButton: true, withDefaultFonts: false });
+    const configuration = JSON.parse(
+      /data-configuration="([^"]*)"/
+        .exec(html)![1]!
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, "<")
+        .replace(/&amp;/g, "&"),
+    ) as Record<string, unknown>;
+    expect(configuration).toMatchObject({
+      proxyUrl: "",
+      telemetry: false,
+      agent: { disabled: true },
+      showDeveloperTools: "never",
+      hideClientButton: true,
+      withDefaultFonts: false,
+    });
 
     const bundle = await rawRequest(service.url, "GET", SCALAR_BUNDLE_PATH, { "accept-encoding": "br" });
     expect(bundle.status).toBe(200);

@@ -9,11 +9,14 @@ import { restRoute, type RestContract } from "../../src/http/rest/route.js";
 import { GRANT_VIEW } from "../../src/http/rest/routes/grants.js";
 import { TOOL_RELEASE_FIELDS } from "../../src/http/rest/routes/releases.js";
 
-const GET_RELEASE = graphql(`
+const GET_RELEASE = graphql(
+  `
   query GetRelease($releaseId: UUID!) {
     toolRelease(id: $releaseId) { ...ToolReleaseFields }
   }
-`, [TOOL_RELEASE_FIELDS]);
+`,
+  [TOOL_RELEASE_FIELDS],
+);
 
 const CONTRACT: RestContract = { tag: "Tests", summary: "a test route", success: { status: 200 } };
 
@@ -64,7 +67,10 @@ describe("typed REST documents", () => {
   });
 
   it("are parsed with each fragment they use appended once, valid against the schema", () => {
-    const apply = graphql(`query Twice($grantId: UUID!) { grant(id: $grantId) { ...GrantView } again: grant(id: $grantId) { ...GrantView } }`, [GRANT_VIEW, GRANT_VIEW]);
+    const apply = graphql(`query Twice($grantId: UUID!) { grant(id: $grantId) { ...GrantView } again: grant(id: $grantId) { ...GrantView } }`, [
+      GRANT_VIEW,
+      GRANT_VIEW,
+    ]);
     expect(apply.definitions.map((definition) => ("name" in definition ? definition.name?.value : undefined))).toEqual(["Twice", "GrantView"]);
     expect(validate(buildSchema(), apply)).toEqual([]);
     expect(print(apply)).toContain("fragment GrantView on Grant");

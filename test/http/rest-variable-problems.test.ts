@@ -19,7 +19,8 @@ Object.assign(schema.getType("UUID") as GraphQLScalarType, {
     return value;
   },
 });
-const operation = parse("mutation ($grantId: UUID!, $body: CreateGrantInput!) { createGrant(grantId: $grantId, body: $body) }").definitions[0] as OperationDefinitionNode;
+const operation = parse("mutation ($grantId: UUID!, $body: CreateGrantInput!) { createGrant(grantId: $grantId, body: $body) }")
+  .definitions[0] as OperationDefinitionNode;
 const ID = "01a21c52-ac1d-710e-8427-32a9253d056b";
 const problemsOf = (inputs: Record<string, unknown>) => variableProblems(schema, operation, inputs, { grantId: String(inputs.grantId) });
 
@@ -29,7 +30,9 @@ describe("REST problem wording", () => {
   });
 
   it("names a body field by its path in the body", () => {
-    expect(problemsOf({ grantId: ID, body: { automatic: "yes", release: { type: "BY_ID" } } })).toEqual(['body.automatic: Boolean cannot represent a non boolean value: "yes"']);
+    expect(problemsOf({ grantId: ID, body: { automatic: "yes", release: { type: "BY_ID" } } })).toEqual([
+      'body.automatic: Boolean cannot represent a non boolean value: "yes"',
+    ]);
   });
 
   it("names a path parameter as path.<name> and keeps the bad value", () => {

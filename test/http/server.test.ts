@@ -25,7 +25,11 @@ describeEachDatabase("HTTP server", (provider) => {
       return { status, headers: rest, body: body.toString() };
     };
     expect(comparable(direct)).toEqual(comparable(pipeline));
-    expect(comparable(direct)).toMatchObject({ status: 200, body: '{"status":"ok"}', headers: { "content-type": "application/json", "cache-control": "no-store" } });
+    expect(comparable(direct)).toMatchObject({
+      status: 200,
+      body: '{"status":"ok"}',
+      headers: { "content-type": "application/json", "cache-control": "no-store" },
+    });
   });
 
   it("answers HEAD /healthz with GET's headers and no body", async () => {

@@ -13,8 +13,7 @@ describeEachDatabase("Authorization scheme", (provider) => {
   });
   afterAll(() => service?.stopAndDrop());
 
-  const rest = (authorization: string) =>
-    client(service.url).request("GET", `/v1/accounts/${adminId}/tool-releases`, undefined, { authorization });
+  const rest = (authorization: string) => client(service.url).request("GET", `/v1/accounts/${adminId}/tool-releases`, undefined, { authorization });
   const graphql = (authorization: string) =>
     client(service.url).request("POST", "/graphql", { query: "{ me { id: uuid } }" }, { authorization, accept: "application/json" });
 

@@ -47,7 +47,10 @@ describeEachDatabase("toolgate CLI options", (provider) => {
   });
 
   it("environment create: the account must be a UUID and the name non-empty", async () => {
-    expectRejected(await toolgate(env, "environment", "create", "--account", "alice", "--name", ""), ['--account: "alice" is not a UUID', "--name: must not be empty"]);
+    expectRejected(await toolgate(env, "environment", "create", "--account", "alice", "--name", ""), [
+      '--account: "alice" is not a UUID',
+      "--name: must not be empty",
+    ]);
   });
 
   it("environment share: role viewer or deployer, ids UUIDs", async () => {

@@ -31,7 +31,9 @@ const migrationRows = (databaseUrl: string) =>
   withClient(databaseUrl, async (connection) => {
     const exists = (await connection.query(`SELECT to_regclass('"_prisma_migrations"') AS name`)).rows[0].name;
     if (!exists) return [];
-    return (await connection.query(`SELECT migration_name, finished_at IS NOT NULL AS finished, rolled_back_at FROM "_prisma_migrations" ORDER BY migration_name`)).rows;
+    return (
+      await connection.query(`SELECT migration_name, finished_at IS NOT NULL AS finished, rolled_back_at FROM "_prisma_migrations" ORDER BY migration_name`)
+    ).rows;
   });
 
 (POSTGRES_URL ? describe : describe.skip)("concurrent first starts and interrupted migrations [postgresql]", () => {
@@ -44,14 +46,28 @@ const migrationRows = (databaseUrl: string) =>
   it(`starts ${REPLICAS} replicas together on one fresh database with one TOOLGATE_ADMIN_TOKEN`, async () => {
     scratch = await createScratchDatabase("postgresql", POSTGRES_URL);
     const adminToken = `tg_shared_admin_${"s".repeat(32)}`;
-    const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, logLevel: "silent", adminToken, postgres: { connectTimeoutMs: 10_000, statementTimeoutMs: 15_000, poolSize: 1, preparedStatements: true } });
+    const config = loadConfig(
+      {},
+      {
+        databaseUrl: scratch.url,
+        port: 0,
+        logLevel: "silent",
+        adminToken,
+        postgres: { connectTimeoutMs: 10_000, statementTimeoutMs: 15_000, poolSize: 1, preparedStatements: true },
+      },
+    );
     const outcomes = await Promise.allSettled(Array.from({ length: REPLICAS }, () => startService(config)));
     const services = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
     try {
       expect(outcomes.filter((outcome) => outcome.status === "rejected").map((outcome) => String((outcome as PromiseRejectedResult).reason))).toEqual([]);
       for (const service of services) expect((await client(service.url, adminToken).graphql("{ me { admin } }")).body.data).toEqual({ me: { admin: true } });
       expect(await migrationRows(scratch.url)).toEqual(MIGRATION_NAMES.map((name) => ({ migration_name: name, finished: true, rolled_back_at: null })));
-      const counts = await withClient(scratch.url, async (connection) => (await connection.query(`SELECT (SELECT count(*) FROM "Account" WHERE admin)::int AS admins, (SELECT count(*) FROM "ApiToken")::int AS tokens`)).rows[0]);
+      const counts = await withClient(
+        scratch.url,
+        async (connection) =>
+          (await connection.query(`SELECT (SELECT count(*) FROM "Account" WHERE admin)::int AS admins, (SELECT count(*) FROM "ApiToken")::int AS tokens`))
+            .rows[0],
+      );
       expect(counts).toEqual({ admins: 1, tokens: 1 });
     } finally {
       await Promise.all(services.map((service: Service) => service.stop()));
@@ -60,7 +76,16 @@ const migrationRows = (databaseUrl: string) =>
 
   it(`starts ${REPLICAS} replicas together without TOOLGATE_ADMIN_TOKEN: one admin, one one-time token, shown by one replica`, async () => {
     scratch = await createScratchDatabase("postgresql", POSTGRES_URL);
-    const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, logLevel: "silent", adminToken: undefined, postgres: { connectTimeoutMs: 10_000, statementTimeoutMs: 15_000, poolSize: 1, preparedStatements: true } });
+    const config = loadConfig(
+      {},
+      {
+        databaseUrl: scratch.url,
+        port: 0,
+        logLevel: "silent",
+        adminToken: undefined,
+        postgres: { connectTimeoutMs: 10_000, statementTimeoutMs: 15_000, poolSize: 1, preparedStatements: true },
+      },
+    );
     const outcomes = await Promise.allSettled(Array.from({ length: REPLICAS }, () => startService(config)));
     const services = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
     try {
@@ -68,7 +93,12 @@ const migrationRows = (databaseUrl: string) =>
       const shown = services.flatMap((service) => (service.adminToken ? [service.adminToken] : []));
       expect(shown).toHaveLength(1);
       expect((await client(services[0]!.url, shown[0]).graphql("{ me { admin } }")).body.data).toEqual({ me: { admin: true } });
-      const counts = await withClient(scratch.url, async (connection) => (await connection.query(`SELECT (SELECT count(*) FROM "Account" WHERE admin)::int AS admins, (SELECT count(*) FROM "ApiToken")::int AS tokens`)).rows[0]);
+      const counts = await withClient(
+        scratch.url,
+        async (connection) =>
+          (await connection.query(`SELECT (SELECT count(*) FROM "Account" WHERE admin)::int AS admins, (SELECT count(*) FROM "ApiToken")::int AS tokens`))
+            .rows[0],
+      );
       expect(counts).toEqual({ admins: 1, tokens: 1 });
     } finally {
       await Promise.all(services.map((service: Service) => service.stop()));
@@ -82,7 +112,8 @@ const migrationRows = (databaseUrl: string) =>
     const serving = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
     try {
       expect(outcomes.filter((outcome) => outcome.status === "rejected").map((outcome) => String((outcome as PromiseRejectedResult).reason))).toEqual([]);
-      for (const replica of serving) expect((await client(replica.url, env.TOOLGATE_ADMIN_TOKEN).graphql("{ me { admin } }")).body.data).toEqual({ me: { admin: true } });
+      for (const replica of serving)
+        expect((await client(replica.url, env.TOOLGATE_ADMIN_TOKEN).graphql("{ me { admin } }")).body.data).toEqual({ me: { admin: true } });
       expect(await migrationRows(scratch.url)).toEqual(MIGRATION_NAMES.map((name) => ({ migration_name: name, finished: true, rolled_back_at: null })));
     } finally {
       for (const replica of serving) replica.child.kill("SIGTERM");
@@ -102,7 +133,9 @@ const migrationRows = (databaseUrl: string) =>
     await observer.connect();
     const migrate = runToolgate(["migrate"], { TOOLGATE_DATABASE_URL: url });
     try {
-      await blocker.query(`CREATE TABLE "_prisma_migrations" ("id" VARCHAR(36) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL, "finished_at" TIMESTAMPTZ, "migration_name" VARCHAR(255) NOT NULL, "logs" TEXT, "rolled_back_at" TIMESTAMPTZ, "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`);
+      await blocker.query(
+        `CREATE TABLE "_prisma_migrations" ("id" VARCHAR(36) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL, "finished_at" TIMESTAMPTZ, "migration_name" VARCHAR(255) NOT NULL, "logs" TEXT, "rolled_back_at" TIMESTAMPTZ, "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`,
+      );
       await blocker.query(`BEGIN; LOCK TABLE "_prisma_migrations" IN SHARE MODE`);
       const waitingPid = await pollUntil(async () => {
         const { rows } = await observer.query(
@@ -115,7 +148,10 @@ const migrationRows = (databaseUrl: string) =>
       expect((await migrate.exited).signal).toBe("SIGKILL");
       await blocker.query("COMMIT");
       // The orphaned backend finds its client gone at the next command and rolls back.
-      await pollUntil(async () => ((await observer.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [waitingPid])).rowCount === 0 ? true : undefined), 30_000);
+      await pollUntil(
+        async () => ((await observer.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [waitingPid])).rowCount === 0 ? true : undefined),
+        30_000,
+      );
       expect((await blocker.query(`SELECT to_regclass('"Account"') AS name`)).rows[0].name).toBeNull();
       expect((await blocker.query(`SELECT count(*)::int AS rows FROM "_prisma_migrations"`)).rows[0].rows).toBe(0);
     } finally {
@@ -141,7 +177,10 @@ const migrationRows = (databaseUrl: string) =>
     // are done, after it is up): inside migrations, inside the bootstrap, or serving.
     for (const delayMs of [0, 5, 20, 50]) {
       const attempt = runToolgate(["serve", "--port", "0"], env);
-      await pollUntil(async () => (await lockHolder(scratch!.url)) ?? (attempt.stdout().includes("listening on") || attempt.child.exitCode !== null ? -1 : undefined), 30_000);
+      await pollUntil(
+        async () => (await lockHolder(scratch!.url)) ?? (attempt.stdout().includes("listening on") || attempt.child.exitCode !== null ? -1 : undefined),
+        30_000,
+      );
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       attempt.child.kill("SIGKILL");
       await attempt.exited;

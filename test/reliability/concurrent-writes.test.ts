@@ -37,9 +37,7 @@ describeEachDatabase(`${CLIENTS} concurrent clients on every write operation`, (
 
   it("createEnvironment: a FREE account (limit 3) ends with 3 environments; the others get 422 LIMIT_EXCEEDED", async () => {
     const owner = await world.member({ plan: "free" });
-    const results = await race(CLIENTS, (index) =>
-      owner.http.graphql(CREATE_ENVIRONMENT, { input: { accountId: owner.account.id, name: `env-${index}` } }),
-    );
+    const results = await race(CLIENTS, (index) => owner.http.graphql(CREATE_ENVIRONMENT, { input: { accountId: owner.account.id, name: `env-${index}` } }));
     const outcomes = results.map(graphQLOutcomeOf);
     expectOnly(outcomes, ["422 LIMIT_EXCEEDED", "409 CONCURRENT_UPDATE"]);
     expect(successes(outcomes)).toBe(3);
@@ -59,7 +57,9 @@ describeEachDatabase(`${CLIENTS} concurrent clients on every write operation`, (
     const freeOwner = await world.member({ plan: "free" });
     const environment = await world.environmentOf(freeOwner);
     const releases = await publishMany(world, freeOwner, environment.id, CLIENTS);
-    const results = await race(CLIENTS, (index) => freeOwner.http.post(grantsPath(environment.id), { release: { type: "ById", releaseId: releases[index]!.id } }));
+    const results = await race(CLIENTS, (index) =>
+      freeOwner.http.post(grantsPath(environment.id), { release: { type: "ById", releaseId: releases[index]!.id } }),
+    );
     const outcomes = results.map(outcomeOf);
     expectOnly(outcomes, ["422 LIMIT_EXCEEDED", "409 CONCURRENT_UPDATE"]);
     expect(successes(outcomes)).toBe(20);
@@ -69,7 +69,9 @@ describeEachDatabase(`${CLIENTS} concurrent clients on every write operation`, (
   it("createGrant of distinct releases within the limit: every request succeeds and every grant is stored once", async () => {
     const environment = await world.environmentOf(world.owner);
     const releases = await publishMany(world, world.owner, environment.id, CLIENTS);
-    const results = await race(CLIENTS, (index) => world.owner.http.post(grantsPath(environment.id), { release: { type: "ById", releaseId: releases[index]!.id } }));
+    const results = await race(CLIENTS, (index) =>
+      world.owner.http.post(grantsPath(environment.id), { release: { type: "ById", releaseId: releases[index]!.id } }),
+    );
     const outcomes = results.map(outcomeOf);
     expect(tally(outcomes)).toEqual({ "200": CLIENTS });
     const stored = await db().grant.findMany({ where: { environmentId: environment.id, lifecycle: "active" }, select: { id: true } });
@@ -102,7 +104,8 @@ describeEachDatabase(`${CLIENTS} concurrent clients on every write operation`, (
     const owner = await world.member({ plan: "free" });
     const environment = await world.environmentOf(owner);
     const releases = await publishMany(world, owner, environment.id, 19 + 10);
-    const grantOf = async (releaseId: string) => (await owner.http.post(grantsPath(environment.id), { release: { type: "ById", releaseId } })).body.grant.id as string;
+    const grantOf = async (releaseId: string) =>
+      (await owner.http.post(grantsPath(environment.id), { release: { type: "ById", releaseId } })).body.grant.id as string;
     for (const release of releases.slice(0, 19)) await grantOf(release.id);
     const deleted: string[] = [];
     for (const release of releases.slice(19)) {
@@ -124,7 +127,13 @@ describeEachDatabase(`${CLIENTS} concurrent clients on every write operation`, (
       const name = uniqueName(`apply-${index}`);
       return owner.http.post(applyPath(environment.id), {
         grantReconciliation: { creations: [], deletions: [] },
-        publications: [{ name, definition: definitionFor(name, "1.0.0"), source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: name } }],
+        publications: [
+          {
+            name,
+            definition: definitionFor(name, "1.0.0"),
+            source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: name },
+          },
+        ],
       });
     });
     const outcomes = results.map(outcomeOf);
@@ -173,7 +182,9 @@ describeEachDatabase(`${CLIENTS} concurrent clients on every write operation`, (
   it("shareEnvironment of one environment with one account: every request succeeds and one share row remains", async () => {
     const environment = await world.environmentOf(world.owner);
     const results = await race(CLIENTS, (index) =>
-      world.owner.http.graphql(SHARE_ENVIRONMENT, { input: { environmentId: environment.id, accountId: world.stranger.account.id, role: index % 2 ? "VIEWER" : "DEPLOYER" } }),
+      world.owner.http.graphql(SHARE_ENVIRONMENT, {
+        input: { environmentId: environment.id, accountId: world.stranger.account.id, role: index % 2 ? "VIEWER" : "DEPLOYER" },
+      }),
     );
     expect(tally(results.map(graphQLOutcomeOf))).toEqual({ "200": CLIENTS });
     expect(await db().environmentShare.count({ where: { environmentId: environment.id } })).toBe(1);
@@ -188,7 +199,9 @@ describeEachDatabase(`${CLIENTS} concurrent clients on every write operation`, (
   });
 
   it("createApiToken and revokeApiToken: every request succeeds; revocation is idempotent", async () => {
-    const created = await race(CLIENTS, (index) => world.stranger.http.graphql(CREATE_TOKEN, { input: { accountId: world.stranger.account.id, name: `token-${index}` } }));
+    const created = await race(CLIENTS, (index) =>
+      world.stranger.http.graphql(CREATE_TOKEN, { input: { accountId: world.stranger.account.id, name: `token-${index}` } }),
+    );
     expect(tally(created.map(graphQLOutcomeOf))).toEqual({ "200": CLIENTS });
     const tokenId = created[0]!.body.data.createApiToken.token.uuid as string;
     const revoked = await race(CLIENTS, () => world.stranger.http.graphql(REVOKE_TOKEN, { id: tokenId }));

@@ -61,7 +61,11 @@ it("a configuration error names the variable, not the URL's password", async () 
     // Requests that log: success, readiness, 401, 404 and a GraphQL error.
     await fetch(`${url}/healthz`);
     await fetch(`${url}/readyz`);
-    await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer tg_wrong" }, body: '{"query":"{ me { id } }"}' });
+    await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer tg_wrong" },
+      body: '{"query":"{ me { id } }"}',
+    });
     await fetch(`${url}/v1/nothing-here`);
     await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{ nope }"}' });
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));

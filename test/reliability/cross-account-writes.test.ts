@@ -88,7 +88,11 @@ const OTHER_WRITES = 6;
       while (writing) await readPage();
     })();
     const grantAll = (member: Member, list: typeof mine) =>
-      Promise.all(list.map((release) => member.http.post(`/v1/envs/${shared.id}/tool-middlewares`, { release: byId(release) }).then((answer) => expect(answer.status).toBe(200))));
+      Promise.all(
+        list.map((release) =>
+          member.http.post(`/v1/envs/${shared.id}/tool-middlewares`, { release: byId(release) }).then((answer) => expect(answer.status).toBe(200)),
+        ),
+      );
     await Promise.all([grantAll(applier, mine), grantAll(other, theirs)]);
     writing = false;
     await reader;

@@ -21,7 +21,13 @@ const sql = (value: string) => `'${value.replace(/'/g, "''")}'`;
 function enumColumns(world: World, release: { id: string; ownerAccountId: string }, freshEnvironmentId: string): EnumColumn[] {
   const owner = world.owner.account.id;
   const releaseInsert = (column: string) => (value: string) => {
-    const values: Record<string, string> = { sourceKind: "component", lifecycle: "published", origin: "ordinary", systemAvailability: "grantable", [column]: value };
+    const values: Record<string, string> = {
+      sourceKind: "component",
+      lifecycle: "published",
+      origin: "ordinary",
+      systemAvailability: "grantable",
+      [column]: value,
+    };
     return `INSERT INTO "ToolRelease" ("id", "ownerAccountId", "name", "version", "sourceKind", "componentId", "componentRevision", "componentName",
         "definition", "metadataVersion", "metadataDigest", "sourceDigest", "immutable", "lifecycle", "origin", "systemAvailability",
         "currentCoordinate", "createdById", "stateChangedById")
@@ -45,13 +51,20 @@ function enumColumns(world: World, release: { id: string; ownerAccountId: string
       table: "EnvironmentShare",
       column: "role",
       valid: "viewer",
-      insert: (value) => `INSERT INTO "EnvironmentShare" ("environmentId", "accountId", "role") VALUES (${sql(freshEnvironmentId)}, ${sql(world.stranger.account.id)}, ${sql(value)})`,
+      insert: (value) =>
+        `INSERT INTO "EnvironmentShare" ("environmentId", "accountId", "role") VALUES (${sql(freshEnvironmentId)}, ${sql(world.stranger.account.id)}, ${sql(value)})`,
       update: (value) =>
         `UPDATE "EnvironmentShare" SET "role" = ${sql(value)} WHERE "environmentId" = ${sql(world.environment.id)} AND "accountId" = ${sql(world.viewer.account.id)}`,
     },
     { table: "ToolRelease", column: "lifecycle", valid: "de-published", insert: releaseInsert("lifecycle"), update: releaseUpdate("lifecycle") },
     { table: "ToolRelease", column: "origin", valid: "protected-system", insert: releaseInsert("origin"), update: releaseUpdate("origin") },
-    { table: "ToolRelease", column: "systemAvailability", valid: "ambient", insert: releaseInsert("systemAvailability"), update: releaseUpdate("systemAvailability") },
+    {
+      table: "ToolRelease",
+      column: "systemAvailability",
+      valid: "ambient",
+      insert: releaseInsert("systemAvailability"),
+      update: releaseUpdate("systemAvailability"),
+    },
     { table: "ToolRelease", column: "sourceKind", valid: "component", insert: releaseInsert("sourceKind"), update: releaseUpdate("sourceKind") },
     {
       table: "Grant",
@@ -81,12 +94,22 @@ describeEachDatabase("enum values in the database", (provider) => {
     world = await createWorld(service);
     const release = await world.publish(world.owner, "enum-probe", "1.0.0");
     const grantEnvironment = await world.environmentOf(world.owner);
-    await service.db.grant.create({ data: { environmentId: grantEnvironment.id, releaseId: release.id, createdById: world.owner.account.id, stateChangedById: world.owner.account.id } });
+    await service.db.grant.create({
+      data: { environmentId: grantEnvironment.id, releaseId: release.id, createdById: world.owner.account.id, stateChangedById: world.owner.account.id },
+    });
     columns = enumColumns(world, release, (await world.environmentOf(world.owner)).id);
   });
   afterAll(() => service?.stopAndDrop());
 
-  const names = ["Account.plan", "EnvironmentShare.role", "ToolRelease.lifecycle", "ToolRelease.origin", "ToolRelease.systemAvailability", "ToolRelease.sourceKind", "Grant.lifecycle"];
+  const names = [
+    "Account.plan",
+    "EnvironmentShare.role",
+    "ToolRelease.lifecycle",
+    "ToolRelease.origin",
+    "ToolRelease.systemAvailability",
+    "ToolRelease.sourceKind",
+    "Grant.lifecycle",
+  ];
   for (const [index, name] of names.entries()) {
     describe(name, () => {
       it("rejects an INSERT of a value outside the enum, and accepts the same row with an allowed value", async () => {

@@ -58,7 +58,9 @@ const EVENTS_PER_CYCLE = 4;
       }),
     );
 
-    const committed = (await service.db.changeEvent.findMany({ where: { environmentId, id: { gt: marker } }, orderBy: { id: "asc" } })).map((event) => event.id);
+    const committed = (await service.db.changeEvent.findMany({ where: { environmentId, id: { gt: marker } }, orderBy: { id: "asc" } })).map(
+      (event) => event.id,
+    );
     expect(committed).toHaveLength(WORKERS * CYCLES * EVENTS_PER_CYCLE);
     const [receivedHere, receivedThere] = await Promise.all([nextEvents(here, committed.length), nextEvents(there, committed.length)]);
     expect(receivedHere.map((event) => event.uuid)).toEqual(committed);

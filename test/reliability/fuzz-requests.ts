@@ -28,7 +28,10 @@ export interface FuzzTargets {
 /** A released tool granted to the world's environment, so the real ids lead somewhere. */
 export async function prepareFuzzTargets(world: World): Promise<FuzzTargets> {
   const release = await world.publish(world.owner, "fuzz-tool", "1.0.0");
-  const grant = await world.owner.http.post(`/v1/envs/${world.environment.id}/tool-middlewares`, { release: { type: "ById", releaseId: release.id }, automatic: false });
+  const grant = await world.owner.http.post(`/v1/envs/${world.environment.id}/tool-middlewares`, {
+    release: { type: "ById", releaseId: release.id },
+    automatic: false,
+  });
   return {
     environmentId: world.environment.id,
     grantId: grant.body.grant.id,
@@ -44,7 +47,9 @@ export async function dumpDatabase(db: Database): Promise<string> {
   const models = Object.keys(db).filter((key) => !key.startsWith("$") && !key.startsWith("_") && typeof (db as any)[key]?.findMany === "function");
   const tables = await Promise.all(
     models.map(async (model) => {
-      const rows = ((await (db as any)[model].findMany()) as unknown[]).map((row) => JSON.stringify(row, (_, value) => (typeof value === "bigint" ? String(value) : value)));
+      const rows = ((await (db as any)[model].findMany()) as unknown[]).map((row) =>
+        JSON.stringify(row, (_, value) => (typeof value === "bigint" ? String(value) : value)),
+      );
       return `${model}:\n${rows.sort().join("\n")}`;
     }),
   );
@@ -64,31 +69,44 @@ export function fuzzRequests(targets: FuzzTargets, seed: number, count: number):
     fc.constant(undefined),
     fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)),
     fc.string({ maxLength: 60 }),
-    fc.record({ release: fc.record({ type: fc.constantFrom("ById", "ByCoordinates", "x"), releaseId: anyId }), automatic: fc.boolean() }).map((v) => JSON.stringify(v)),
+    fc
+      .record({ release: fc.record({ type: fc.constantFrom("ById", "ByCoordinates", "x"), releaseId: anyId }), automatic: fc.boolean() })
+      .map((v) => JSON.stringify(v)),
     fc.record({ automatic: fc.oneof(fc.boolean(), fc.string()) }).map((v) => JSON.stringify(v)),
     fc
       .record({
-        grantReconciliation: fc.record({ creations: fc.array(fc.record({ release: fc.record({ type: fc.constant("ById"), releaseId: anyId }), automatic: fc.boolean() }), { maxLength: 3 }), deletions: fc.array(anyId, { maxLength: 3 }) }),
+        grantReconciliation: fc.record({
+          creations: fc.array(fc.record({ release: fc.record({ type: fc.constant("ById"), releaseId: anyId }), automatic: fc.boolean() }), { maxLength: 3 }),
+          deletions: fc.array(anyId, { maxLength: 3 }),
+        }),
         publications: fc.array(fc.record({ name: fc.constantFrom("fuzz-tool", "x"), definition: fc.jsonValue({ maxDepth: 3 }) }), { maxLength: 2 }),
       })
       .map((v) => JSON.stringify(v)),
   );
-  const restRequest = fc.record({
-    route: fc.constantFrom(...REST_ROUTES),
-    params: fc.dictionary(fc.constantFrom("environmentId", "grantId", "releaseId", "accountId"), anyId),
-    method: fc.oneof(fc.constant(""), fc.constantFrom("GET", "POST", "DELETE", "PUT", "PATCH", "OPTIONS")),
-    query: fc.oneof(fc.constant(""), fc.constantFrom("?limit=1", "?limit=0", "?limit=abc", "?cursor=", "?cursor=xyz", "?lifecycle=published", "?lifecycle=%00", "?limit=2&cursor=%FF")),
-    token,
-    body: jsonBody,
-  }).map(({ route, params, method, query, token, body }): FuzzRequest => {
-    const path = route.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? fc.sample(anyId, { seed: name.length, numRuns: 1 })[0]!);
-    return {
-      method: method || route.method,
-      path: path + query,
-      headers: { "content-type": "application/json", ...(token === undefined ? {} : { authorization: token.startsWith("Basic") || token === "" ? token : `Bearer ${token}` }) },
-      ...(body === undefined || (method || route.method) === "GET" ? {} : { body }),
-    };
-  });
+  const restRequest = fc
+    .record({
+      route: fc.constantFrom(...REST_ROUTES),
+      params: fc.dictionary(fc.constantFrom("environmentId", "grantId", "releaseId", "accountId"), anyId),
+      method: fc.oneof(fc.constant(""), fc.constantFrom("GET", "POST", "DELETE", "PUT", "PATCH", "OPTIONS")),
+      query: fc.oneof(
+        fc.constant(""),
+        fc.constantFrom("?limit=1", "?limit=0", "?limit=abc", "?cursor=", "?cursor=xyz", "?lifecycle=published", "?lifecycle=%00", "?limit=2&cursor=%FF"),
+      ),
+      token,
+      body: jsonBody,
+    })
+    .map(({ route, params, method, query, token, body }): FuzzRequest => {
+      const path = route.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? fc.sample(anyId, { seed: name.length, numRuns: 1 })[0]!);
+      return {
+        method: method || route.method,
+        path: path + query,
+        headers: {
+          "content-type": "application/json",
+          ...(token === undefined ? {} : { authorization: token.startsWith("Basic") || token === "" ? token : `Bearer ${token}` }),
+        },
+        ...(body === undefined || (method || route.method) === "GET" ? {} : { body }),
+      };
+    });
   const documents = [
     "{ me { id name email } }",
     "query ($id: UUID!) { environment(id: $id) { id activeGrants { id release { name } } } }",
@@ -100,26 +118,33 @@ export function fuzzRequests(targets: FuzzTargets, seed: number, count: number):
     "mutation ($id: UUID!) { depublishToolRelease(id: $id) { id } }",
     "{ __schema { types { name } } }",
     "{ me { ",
-    "query { nodes(ids: [\"a\", \"b\"]) { id } }",
+    'query { nodes(ids: ["a", "b"]) { id } }',
   ];
-  const graphqlRequest = fc.record({
-    document: fc.oneof(fc.constantFrom(...documents), fc.string({ maxLength: 80 })),
-    variables: fc.oneof(
-      fc.constant(undefined),
-      fc.record({ id: anyId, ids: fc.array(fc.string({ maxLength: 20 }), { maxLength: 150 }), n: fc.oneof(fc.integer({ min: -5, max: 1000 }), fc.string()) }),
-      fc.jsonValue({ maxDepth: 3 }),
-    ),
-    get: fc.boolean(),
-    token,
-    contentType: fc.constantFrom("application/json", "application/json", "application/json", "text/plain", "application/xml", "application/graphql"),
-  }).map(({ document, variables, get, token, contentType }): FuzzRequest => {
-    const auth: Record<string, string> = token === undefined ? {} : { authorization: token.startsWith("Basic") || token === "" ? token : `Bearer ${token}` };
-    if (get) {
-      const query = new URLSearchParams({ query: document, ...(variables === undefined ? {} : { variables: JSON.stringify(variables) }) });
-      return { method: "GET", path: `/graphql?${query}`, headers: { accept: "application/json", ...auth } };
-    }
-    return { method: "POST", path: "/graphql", headers: { "content-type": contentType, accept: "application/json", ...auth }, body: JSON.stringify({ query: document, variables }) };
-  });
+  const graphqlRequest = fc
+    .record({
+      document: fc.oneof(fc.constantFrom(...documents), fc.string({ maxLength: 80 })),
+      variables: fc.oneof(
+        fc.constant(undefined),
+        fc.record({ id: anyId, ids: fc.array(fc.string({ maxLength: 20 }), { maxLength: 150 }), n: fc.oneof(fc.integer({ min: -5, max: 1000 }), fc.string()) }),
+        fc.jsonValue({ maxDepth: 3 }),
+      ),
+      get: fc.boolean(),
+      token,
+      contentType: fc.constantFrom("application/json", "application/json", "application/json", "text/plain", "application/xml", "application/graphql"),
+    })
+    .map(({ document, variables, get, token, contentType }): FuzzRequest => {
+      const auth: Record<string, string> = token === undefined ? {} : { authorization: token.startsWith("Basic") || token === "" ? token : `Bearer ${token}` };
+      if (get) {
+        const query = new URLSearchParams({ query: document, ...(variables === undefined ? {} : { variables: JSON.stringify(variables) }) });
+        return { method: "GET", path: `/graphql?${query}`, headers: { accept: "application/json", ...auth } };
+      }
+      return {
+        method: "POST",
+        path: "/graphql",
+        headers: { "content-type": contentType, accept: "application/json", ...auth },
+        body: JSON.stringify({ query: document, variables }),
+      };
+    });
   return fc.sample(fc.oneof({ arbitrary: restRequest, weight: 3 }, { arbitrary: graphqlRequest, weight: 2 }), { seed, numRuns: count });
 }
 

@@ -36,7 +36,6 @@ function errorLogLines(output: string): string[] {
   });
 }
 
-
 describeEachDatabase("fuzzing every route", (provider) => {
   /** Builds the registry through the domain and reads the database; the fuzz goes to `server`. */
   let service: TestService;
@@ -53,7 +52,9 @@ describeEachDatabase("fuzzing every route", (provider) => {
     await service?.stopAndDrop();
   });
 
-  it(`answers ${REQUESTS} generated requests (seed ${SEED}) without a 5xx or internal error, in JSON, logging no error, changing nothing, RSS bounded`, { timeout: 180_000 }, async () => {
+  it(`answers ${REQUESTS} generated requests (seed ${SEED}) without a 5xx or internal error, in JSON, logging no error, changing nothing, RSS bounded`, {
+    timeout: 180_000,
+  }, async () => {
     const pid = server.child.pid!;
     const before = await dumpDatabase(service.db);
     const warmUpFailures = await sendAll(server.url, fuzzRequests(targets, SEED + 1, WARM_UP_REQUESTS), CONCURRENCY);

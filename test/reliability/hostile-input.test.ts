@@ -115,7 +115,8 @@ describeEachDatabase("hostile input", (provider) => {
   describe("list arguments", () => {
     const { maxListArgumentItems } = GRAPHQL_LIMITS;
     /** Well-formed global ids of accounts that do not exist. */
-    const ids = (count: number) => Array.from({ length: count }, (_, index) => Buffer.from(`Account:00000000-0000-4000-8000-${String(index).padStart(12, "0")}`).toString("base64"));
+    const ids = (count: number) =>
+      Array.from({ length: count }, (_, index) => Buffer.from(`Account:00000000-0000-4000-8000-${String(index).padStart(12, "0")}`).toString("base64"));
 
     it(`accepts nodes(ids:) with ${maxListArgumentItems} ids`, async () => {
       const result = await world.admin.graphql("query ($ids: [ID!]!) { nodes(ids: $ids) { __typename } }", { ids: ids(maxListArgumentItems) });
@@ -127,7 +128,10 @@ describeEachDatabase("hostile input", (provider) => {
       const result = await world.admin.graphql("query ($ids: [ID!]!) { nodes(ids: $ids) { __typename } }", { ids: ids(maxListArgumentItems + 1) });
       expect(result.status).toBe(400);
       expect(result.body.errors?.[0]).toMatchObject({
-        extensions: { code: "REQUEST_INVALID", problems: [`nodes(ids:) has ${maxListArgumentItems + 1} items; at most ${maxListArgumentItems} are allowed per request`] },
+        extensions: {
+          code: "REQUEST_INVALID",
+          problems: [`nodes(ids:) has ${maxListArgumentItems + 1} items; at most ${maxListArgumentItems} are allowed per request`],
+        },
       });
     });
 
@@ -138,7 +142,9 @@ describeEachDatabase("hostile input", (provider) => {
     });
 
     it(`rejects a literal list of ${maxListArgumentItems + 1} ids while validating the document`, async () => {
-      const literal = ids(maxListArgumentItems + 1).map((id) => JSON.stringify(id)).join(",");
+      const literal = ids(maxListArgumentItems + 1)
+        .map((id) => JSON.stringify(id))
+        .join(",");
       const result = await world.anonymous.graphql(`{ nodes(ids: [${literal}]) { __typename } }`);
       expect(result.status).toBe(400);
       expect(result.body.data).toBeUndefined();
@@ -158,10 +164,22 @@ describeEachDatabase("hostile input", (provider) => {
     const NUL = "\u0000";
 
     it("finds no release at a coordinate holding NUL (404), on REST and GraphQL, instead of failing", async () => {
-      const create = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares`, admin, JSON.stringify({ release: { type: "ByCoordinates", account: `a${NUL}b@example.test`, name: "x", version: "1" } }));
+      const create = await raw(
+        service.url,
+        "POST",
+        `/v1/envs/${world.environment.id}/tool-middlewares`,
+        admin,
+        JSON.stringify({ release: { type: "ByCoordinates", account: `a${NUL}b@example.test`, name: "x", version: "1" } }),
+      );
       expectRestError(create, 404, "REFERENCED_TOOL_RELEASE_NOT_FOUND");
       const creations = [{ release: { type: "ByCoordinates", account: world.owner.account.email, name: `x${NUL}`, version: `1${NUL}` } }];
-      const validate = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares/validate`, admin, JSON.stringify({ grantReconciliation: { creations } }));
+      const validate = await raw(
+        service.url,
+        "POST",
+        `/v1/envs/${world.environment.id}/tool-middlewares/validate`,
+        admin,
+        JSON.stringify({ grantReconciliation: { creations } }),
+      );
       expectRestError(validate, 404, "REFERENCED_TOOL_RELEASE_NOT_FOUND");
     });
 
@@ -175,22 +193,48 @@ describeEachDatabase("hostile input", (provider) => {
 
     it("refuses NUL in what becomes a column of its own (a definition's version, a source's componentName, names of accounts and environments) with 400 naming it", async () => {
       const publication = (version: string, componentName: string) => ({
-        publications: [{ name: "nul-probe", definition: definitionFor("nul-probe", version), source: { kind: "component", componentId: "00000000-0000-4000-8000-000000000000", componentRevision: 1, componentName } }],
+        publications: [
+          {
+            name: "nul-probe",
+            definition: definitionFor("nul-probe", version),
+            source: { kind: "component", componentId: "00000000-0000-4000-8000-000000000000", componentRevision: 1, componentName },
+          },
+        ],
       });
-      const version = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares/apply`, admin, JSON.stringify(publication(`1.0${NUL}`, "nul-probe")));
+      const version = await raw(
+        service.url,
+        "POST",
+        `/v1/envs/${world.environment.id}/tool-middlewares/apply`,
+        admin,
+        JSON.stringify(publication(`1.0${NUL}`, "nul-probe")),
+      );
       expectRestError(version, 400, "REQUEST_INVALID");
       expect(JSON.parse(version.text).errors).toEqual([expect.stringMatching(/^publications\[0\]\.definition\.version: must not contain U\+0000/)]);
-      const component = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares/apply`, admin, JSON.stringify(publication("1.0.0", `nul${NUL}probe`)));
+      const component = await raw(
+        service.url,
+        "POST",
+        `/v1/envs/${world.environment.id}/tool-middlewares/apply`,
+        admin,
+        JSON.stringify(publication("1.0.0", `nul${NUL}probe`)),
+      );
       expectRestError(component, 400, "REQUEST_INVALID");
       expect(JSON.parse(component.text).errors).toEqual([expect.stringMatching(/^publications\[0\]\.source\.componentName: must not contain U\+0000/)]);
-      const account = await world.admin.graphql(`mutation ($input: CreateAccountInput!) { createAccount(input: $input) { uuid } }`, { input: { name: `nul${NUL}`, email: "nul@example.test" } });
-      expect(account.body.errors?.[0]?.extensions).toMatchObject({ code: "REQUEST_INVALID", problems: [expect.stringMatching(/name: must not contain U\+0000/)] });
+      const account = await world.admin.graphql(`mutation ($input: CreateAccountInput!) { createAccount(input: $input) { uuid } }`, {
+        input: { name: `nul${NUL}`, email: "nul@example.test" },
+      });
+      expect(account.body.errors?.[0]?.extensions).toMatchObject({
+        code: "REQUEST_INVALID",
+        problems: [expect.stringMatching(/name: must not contain U\+0000/)],
+      });
     });
   });
 
   describe("methods, paths and parameters", () => {
     it("answers TRACE with 405 METHOD_NOT_ALLOWED as JSON with Allow, in the surface's shape, without a stack trace", async () => {
-      for (const [path, allow] of [["/v1/tool-releases/x", "GET, HEAD, DELETE, OPTIONS"], ["/healthz", "GET, HEAD, OPTIONS"]]) {
+      for (const [path, allow] of [
+        ["/v1/tool-releases/x", "GET, HEAD, DELETE, OPTIONS"],
+        ["/healthz", "GET, HEAD, OPTIONS"],
+      ]) {
         const result = await raw(service.url, "TRACE", path!);
         expectRestError(result, 405, "METHOD_NOT_ALLOWED");
         expect(result.headers.allow).toBe(allow);
@@ -238,7 +282,13 @@ describeEachDatabase("hostile input", (provider) => {
         expectRestError(result, 415, "UNSUPPORTED_MEDIA_TYPE");
         expect(JSON.parse(result.text).error, String(contentType)).toMatch(/application\/json/);
       }
-      const deletion = await raw(service.url, "DELETE", "/v1/environment-tool-middleware-grants/00000000-0000-4000-8000-000000000000", { ...auth, "content-type": "text/plain" }, '{"automatic": true}');
+      const deletion = await raw(
+        service.url,
+        "DELETE",
+        "/v1/environment-tool-middleware-grants/00000000-0000-4000-8000-000000000000",
+        { ...auth, "content-type": "text/plain" },
+        '{"automatic": true}',
+      );
       expectRestError(deletion, 415, "UNSUPPORTED_MEDIA_TYPE");
     });
 
@@ -249,7 +299,13 @@ describeEachDatabase("hostile input", (provider) => {
         expect({ contentType, status: result.status }).toEqual({ contentType, status: 200 });
       }
       const release = await world.publish(world.owner, "media-type-free", "1.0.0");
-      const restore = await raw(service.url, "POST", `/v1/tool-releases/${release.id}/restore`, { authorization: admin.authorization!, "content-type": "text/plain" }, "");
+      const restore = await raw(
+        service.url,
+        "POST",
+        `/v1/tool-releases/${release.id}/restore`,
+        { authorization: admin.authorization!, "content-type": "text/plain" },
+        "",
+      );
       expectRestError(restore, 409, "TOOL_RELEASE_LIFECYCLE_CONFLICT");
     });
 
@@ -270,7 +326,13 @@ describeEachDatabase("hostile input", (provider) => {
 
     it("answers deeply nested JSON with a 4xx, on both surfaces", async () => {
       const nested = "[".repeat(100_000) + "]".repeat(100_000);
-      const rest = await raw(service.url, "POST", `/v1/envs/${world.environment.id}/tool-middlewares/validate`, admin, `{"publications": [{"name": "a", "definition": ${nested}}]}`);
+      const rest = await raw(
+        service.url,
+        "POST",
+        `/v1/envs/${world.environment.id}/tool-middlewares/validate`,
+        admin,
+        `{"publications": [{"name": "a", "definition": ${nested}}]}`,
+      );
       expectRestError(rest, 400, "REQUEST_INVALID");
       expect(JSON.parse(rest.text).errors).toEqual(["body: JSON nested deeper than 128 levels"]);
       const validate = `query ($v: JSON!) { validateToolMiddlewares(environmentId: "${world.environment.id}", input: {publications: [{name: "a", definition: $v}]}) { publicationPlan { action } } }`;
@@ -279,7 +341,14 @@ describeEachDatabase("hostile input", (provider) => {
     });
 
     it("answers odd paths and percent-encodings with 4xx JSON", async () => {
-      for (const path of ["/%", "/%zz", "/v1/tool-releases/%E0%A4%A", "/v1/envs/%00/tool-middlewares", "/v1/../graphql", "/v1/tool-releases/" + "a".repeat(4000)]) {
+      for (const path of [
+        "/%",
+        "/%zz",
+        "/v1/tool-releases/%E0%A4%A",
+        "/v1/envs/%00/tool-middlewares",
+        "/v1/../graphql",
+        "/v1/tool-releases/" + "a".repeat(4000),
+      ]) {
         const result = await raw(service.url, "GET", path, admin);
         expect(result.status, path).toBeGreaterThanOrEqual(400);
         expect(result.status, path).toBeLessThan(500);

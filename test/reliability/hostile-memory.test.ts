@@ -47,7 +47,11 @@ describe("distinct megabyte documents sent to the shipped build", () => {
   it(`answers ${DOCUMENTS * 2} of them and ends under ${RSS_CEILING_MIB} MiB, within ${GROWTH_MIB} MiB of where it started`, { timeout: 180_000 }, async () => {
     const pid = server.child.pid!;
     const send = (query: string) =>
-      fetch(`${server.url}/graphql`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${service.adminToken}` }, body: JSON.stringify({ query }) }).then(async (response) => {
+      fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${service.adminToken}` },
+        body: JSON.stringify({ query }),
+      }).then(async (response) => {
         await response.arrayBuffer();
         return response.status;
       });

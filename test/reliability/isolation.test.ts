@@ -75,4 +75,3 @@ describeEachDatabase("transaction isolation", (provider) => {
     }
   });
 });
-

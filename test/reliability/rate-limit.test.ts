@@ -82,7 +82,8 @@ describeEachDatabase("rate limiting", (provider) => {
     it("keeps a bucket per forwarded client address, the last X-Forwarded-For entry", async () => {
       const from = (address: string) => ({ "x-forwarded-for": `198.51.100.1, ${address}` });
       const anonymous = client(service.url);
-      for (let index = 0; index < BURST; index++) expect((await anonymous.request("GET", "/graphql?query=%7B__typename%7D", undefined, from("203.0.113.1"))).status).toBe(200);
+      for (let index = 0; index < BURST; index++)
+        expect((await anonymous.request("GET", "/graphql?query=%7B__typename%7D", undefined, from("203.0.113.1"))).status).toBe(200);
       expectRateLimited(await anonymous.request("GET", "/graphql?query=%7B__typename%7D", undefined, from("203.0.113.1")), "graphql");
       expect((await anonymous.request("GET", "/graphql?query=%7B__typename%7D", undefined, from("203.0.113.2"))).status).toBe(200);
     });
@@ -110,6 +111,8 @@ describe("rate limit configuration", () => {
         TOOLGATE_TRUST_PROXY: "true",
       }).rateLimit,
     ).toEqual({ perToken: { perSecond: 0, burst: 5 }, anonymous: { perSecond: 2.5, burst: 10 }, trustProxy: true });
-    expect(() => loadConfig({ TOOLGATE_RATE_LIMIT_PER_TOKEN: "-1", TOOLGATE_RATE_LIMIT_ANONYMOUS_BURST: "0" })).toThrow(/TOOLGATE_RATE_LIMIT_PER_TOKEN: must be 0/);
+    expect(() => loadConfig({ TOOLGATE_RATE_LIMIT_PER_TOKEN: "-1", TOOLGATE_RATE_LIMIT_ANONYMOUS_BURST: "0" })).toThrow(
+      /TOOLGATE_RATE_LIMIT_PER_TOKEN: must be 0/,
+    );
   });
 });

@@ -4,12 +4,27 @@ import { ConfigError, loadConfig } from "../../src/config.js";
 
 describe("database, shutdown and memory settings", () => {
   it("defaults to a 5 s connect timeout, a 15 s statement timeout, 10 connections, a 10 s grace period and 20% heap growth", () => {
-    expect(loadConfig({})).toMatchObject({ postgres: { connectTimeoutMs: 5000, statementTimeoutMs: 15_000, poolSize: 10, preparedStatements: true }, shutdownGraceMs: 10_000, heapGrowthPercent: 35 });
+    expect(loadConfig({})).toMatchObject({
+      postgres: { connectTimeoutMs: 5000, statementTimeoutMs: 15_000, poolSize: 10, preparedStatements: true },
+      shutdownGraceMs: 10_000,
+      heapGrowthPercent: 35,
+    });
   });
 
   it("reads TOOLGATE_DB_CONNECT_TIMEOUT_MS, TOOLGATE_DB_STATEMENT_TIMEOUT_MS, TOOLGATE_DB_POOL_SIZE, TOOLGATE_DB_PREPARED_STATEMENTS, TOOLGATE_SHUTDOWN_GRACE_MS and TOOLGATE_HEAP_GROWTH_PERCENT", () => {
-    const config = loadConfig({ TOOLGATE_DB_CONNECT_TIMEOUT_MS: "2000", TOOLGATE_DB_STATEMENT_TIMEOUT_MS: "30000", TOOLGATE_DB_POOL_SIZE: "25", TOOLGATE_DB_PREPARED_STATEMENTS: "false", TOOLGATE_SHUTDOWN_GRACE_MS: "20000", TOOLGATE_HEAP_GROWTH_PERCENT: "0" });
-    expect(config).toMatchObject({ postgres: { connectTimeoutMs: 2000, statementTimeoutMs: 30_000, poolSize: 25, preparedStatements: false }, shutdownGraceMs: 20_000, heapGrowthPercent: 0 });
+    const config = loadConfig({
+      TOOLGATE_DB_CONNECT_TIMEOUT_MS: "2000",
+      TOOLGATE_DB_STATEMENT_TIMEOUT_MS: "30000",
+      TOOLGATE_DB_POOL_SIZE: "25",
+      TOOLGATE_DB_PREPARED_STATEMENTS: "false",
+      TOOLGATE_SHUTDOWN_GRACE_MS: "20000",
+      TOOLGATE_HEAP_GROWTH_PERCENT: "0",
+    });
+    expect(config).toMatchObject({
+      postgres: { connectTimeoutMs: 2000, statementTimeoutMs: 30_000, poolSize: 25, preparedStatements: false },
+      shutdownGraceMs: 20_000,
+      heapGrowthPercent: 0,
+    });
   });
 
   it("reports bad values", () => {

@@ -68,7 +68,9 @@ describeEachDatabase("shareEnvironment answer", (provider) => {
       expect(unknown.body).toEqual({ data: { shareEnvironment: { ...known.body.data.shareEnvironment, accountId: unknownId } } });
       expect(await service.db.environmentShare.count({ where: { accountId: unknownId } })).toBe(0);
       // Nor do the environment's events (which its members read) tell the two apart: neither is there.
-      expect((await owner.http.get(`/v1/envs/${environment.id}/events`)).body.values.map((event: { type: string }) => event.type)).toEqual(["environment-created"]);
+      expect((await owner.http.get(`/v1/envs/${environment.id}/events`)).body.values.map((event: { type: string }) => event.type)).toEqual([
+        "environment-created",
+      ]);
     });
 
     it("gives nothing until accepted; the account sees it among its offers; accepting gives the role once", async () => {
@@ -85,7 +87,12 @@ describeEachDatabase("shareEnvironment answer", (provider) => {
 
       // Racing accepts: all answer the share, one records it.
       const accepts = await Promise.all(Array.from({ length: 12 }, () => target.http.graphql(ACCEPT, { id: environment.id })));
-      for (const accepted of accepts) expect(accepted.body.data.acceptEnvironmentShare).toEqual({ role: "VIEWER", acceptedAt: expect.any(String), environment: { uuid: environment.id, name: environment.name } });
+      for (const accepted of accepts)
+        expect(accepted.body.data.acceptEnvironmentShare).toEqual({
+          role: "VIEWER",
+          acceptedAt: expect.any(String),
+          environment: { uuid: environment.id, name: environment.name },
+        });
       expect(await service.db.changeEvent.count({ where: { environmentId: environment.id, type: "environment-shared" } })).toBe(1);
 
       expect((await target.http.graphql(ENVIRONMENT, { id: environment.id })).body.data.environment).toEqual({ uuid: environment.id, name: environment.name });
@@ -118,7 +125,9 @@ describeEachDatabase("shareEnvironment answer", (provider) => {
       admin: false,
     });
     expect(result.body.data.shareEnvironment.acceptedAt).toEqual(expect.any(String));
-    expect((await target.http.graphql(`query ($id: UUID!) { environment(id: $id) { uuid } }`, { id: environment.id })).body.data.environment).toEqual({ uuid: environment.id });
+    expect((await target.http.graphql(`query ($id: UUID!) { environment(id: $id) { uuid } }`, { id: environment.id })).body.data.environment).toEqual({
+      uuid: environment.id,
+    });
     const unknown = await world.admin.graphql(SHARE, { environmentId: environment.id, accountId: randomUUID() });
     expect(unknown.body.errors?.[0].extensions.code).toBe("ACCOUNT_NOT_FOUND");
   });

@@ -32,7 +32,11 @@ describeEachDatabase("GraphQL syntax errors on the shipped build", (provider) =>
   const cases = [
     { name: "POST, application/graphql-response+json", status: 400, request: () => post("application/graphql-response+json") },
     { name: "POST, application/json (the legacy media type answers 200)", status: 200, request: () => post("application/json") },
-    { name: "GET ?query=%7B", status: 400, request: () => fetch(`${server.url}/graphql?query=%7B`, { headers: { accept: "application/graphql-response+json" } }) },
+    {
+      name: "GET ?query=%7B",
+      status: 400,
+      request: () => fetch(`${server.url}/graphql?query=%7B`, { headers: { accept: "application/graphql-response+json" } }),
+    },
   ];
   const post = (accept: string) =>
     fetch(`${server.url}/graphql`, { method: "POST", headers: { "content-type": "application/json", accept }, body: JSON.stringify({ query: "{" }) });

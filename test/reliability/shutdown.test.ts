@@ -22,7 +22,14 @@ interface Answer {
 }
 
 /** One request over `agent`; rejects when the connection fails or is cut before a complete response. */
-function send(agent: http.Agent, url: string, method: string, path: string, token: string, body?: unknown): { written: Promise<void>; answer: Promise<Answer> } {
+function send(
+  agent: http.Agent,
+  url: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): { written: Promise<void>; answer: Promise<Answer> } {
   let written!: () => void;
   const writtenPromise = new Promise<void>((resolve) => (written = resolve));
   const answer = new Promise<Answer>((resolve, reject) => {
@@ -75,7 +82,12 @@ describeEachDatabase("SIGTERM", (provider) => {
   it(`answers ${IN_FLIGHT} in-flight requests, refuses new connections, and exits 0 within the grace period`, { timeout: 120_000 }, async () => {
     scratch = await createScratchDatabase(provider, POSTGRES_URL);
     const adminToken = `tg_shutdown_admin_${"d".repeat(32)}`;
-    serving = await serveToolgate({ TOOLGATE_DATABASE_URL: scratch.url, TOOLGATE_ADMIN_TOKEN: adminToken, TOOLGATE_SHUTDOWN_GRACE_MS: String(GRACE_MS), LOG_LEVEL: "info" });
+    serving = await serveToolgate({
+      TOOLGATE_DATABASE_URL: scratch.url,
+      TOOLGATE_ADMIN_TOKEN: adminToken,
+      TOOLGATE_SHUTDOWN_GRACE_MS: String(GRACE_MS),
+      LOG_LEVEL: "info",
+    });
     const { url } = serving;
     const port = Number(new URL(url).port);
     const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT + 10 });
@@ -94,7 +106,14 @@ describeEachDatabase("SIGTERM", (provider) => {
     const registry = await prepareRegistry(url, adminToken);
     const requests = Array.from({ length: IN_FLIGHT }, (_, index) => {
       const name = `drain-${index}`;
-      return send(agent, url, "POST", validatePath(registry), adminToken, publishAndGrant(registry, name, largeDefinition({ name, version: "1.0.0", nodes: 120 })));
+      return send(
+        agent,
+        url,
+        "POST",
+        validatePath(registry),
+        adminToken,
+        publishAndGrant(registry, name, largeDefinition({ name, version: "1.0.0", nodes: 120 })),
+      );
     });
     await Promise.all(requests.map((request) => request.written));
     const outcomes = Promise.allSettled(requests.map((request) => request.answer));
@@ -136,7 +155,12 @@ describeEachDatabase("SIGTERM", (provider) => {
   it("cuts connections still unanswered when the grace period ends, and exits 0", async () => {
     scratch = await createScratchDatabase(provider, POSTGRES_URL);
     const graceMs = 1000;
-    serving = await serveToolgate({ TOOLGATE_DATABASE_URL: scratch.url, TOOLGATE_ADMIN_TOKEN: `tg_grace_admin_${"g".repeat(32)}`, TOOLGATE_SHUTDOWN_GRACE_MS: String(graceMs), LOG_LEVEL: "info" });
+    serving = await serveToolgate({
+      TOOLGATE_DATABASE_URL: scratch.url,
+      TOOLGATE_ADMIN_TOKEN: `tg_grace_admin_${"g".repeat(32)}`,
+      TOOLGATE_SHUTDOWN_GRACE_MS: String(graceMs),
+      LOG_LEVEL: "info",
+    });
     const port = Number(new URL(serving.url).port);
     // A client that never finishes its request.
     const stalled = net.connect(port, "127.0.0.1");

@@ -47,7 +47,11 @@ async function expectOneLineStartupFailure(databaseUrl: string, expected: { host
 
   it("exits 2 with one line when nothing listens at the database's address", async () => {
     const port = await unusedPort();
-    await expectOneLineStartupFailure(`postgres://toolgate:${PASSWORD}@127.0.0.1:${port}/registry`, { host: `127.0.0.1:${port}`, database: "registry", cause: /ECONNREFUSED/ });
+    await expectOneLineStartupFailure(`postgres://toolgate:${PASSWORD}@127.0.0.1:${port}/registry`, {
+      host: `127.0.0.1:${port}`,
+      database: "registry",
+      cause: /ECONNREFUSED/,
+    });
   });
 
   it("exits 2 with one line within 10 s when the database's address black-holes connections", async () => {

@@ -52,7 +52,11 @@ export async function publishMany(world: World, owner: Member, environmentId: st
   const prefix = uniqueName("bulk");
   const publications = Array.from({ length: count }, (_, index) => {
     const name = `${prefix}-${index}`;
-    return { name, definition: definitionFor(name, "1.0.0"), source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: name } };
+    return {
+      name,
+      definition: definitionFor(name, "1.0.0"),
+      source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: name },
+    };
   });
   const applied = await applyChanges(world.service.db, owner.account, environmentId, { publications, grantReconciliation: { creations: [], deletions: [] } });
   return applied.releases;

@@ -44,7 +44,9 @@ describeEachDatabase("two processes on one database", (provider) => {
     const environment = await world.environmentOf(owner);
     const releases = await publishMany(world, owner, environment.id, CLIENTS);
     const outcomes = (
-      await race(CLIENTS, (index) => spread(owner, index).post(`/v1/envs/${environment.id}/tool-middlewares`, { release: { type: "ById", releaseId: releases[index]!.id } }))
+      await race(CLIENTS, (index) =>
+        spread(owner, index).post(`/v1/envs/${environment.id}/tool-middlewares`, { release: { type: "ById", releaseId: releases[index]!.id } }),
+      )
     ).map(outcomeOf);
     expectOnly(outcomes, ["422 LIMIT_EXCEEDED", "409 CONCURRENT_UPDATE"]);
     expect(successes(outcomes)).toBe(20);
@@ -60,7 +62,13 @@ describeEachDatabase("two processes on one database", (provider) => {
         const name = uniqueName(`replica-${index}`);
         return spread(owner, index).post(`/v1/envs/${environment.id}/tool-middlewares/apply`, {
           grantReconciliation: { creations: [], deletions: [] },
-          publications: [{ name, definition: definitionFor(name, "1.0.0"), source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: name } }],
+          publications: [
+            {
+              name,
+              definition: definitionFor(name, "1.0.0"),
+              source: { kind: "component", componentId: randomUUID(), componentRevision: 1, componentName: name },
+            },
+          ],
         });
       })
     ).map(outcomeOf);

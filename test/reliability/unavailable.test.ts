@@ -38,7 +38,12 @@ const failureOf = (work: Promise<unknown>) =>
   it("recognises a refused connection, for model queries, raw queries and transactions", async () => {
     await proxy.setMode("refuse");
     try {
-      const attempts = [() => db.account.count(), () => db.account.count(), () => db.$queryRawUnsafe("SELECT 1"), () => db.$transaction((tx) => tx.account.count())];
+      const attempts = [
+        () => db.account.count(),
+        () => db.account.count(),
+        () => db.$queryRawUnsafe("SELECT 1"),
+        () => db.$transaction((tx) => tx.account.count()),
+      ];
       for (const attempt of attempts) expect(isDatabaseUnavailable(await failureOf(attempt()))).toBe(true);
     } finally {
       await proxy.setMode("forward");
@@ -62,7 +67,9 @@ const failureOf = (work: Promise<unknown>) =>
     await admin.connect();
     try {
       for (let attempt = 0; attempt < 20; attempt += 1) {
-        const { rows } = await admin.query("SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%'");
+        const { rows } = await admin.query(
+          "SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%'",
+        );
         if (rows.length > 0) break;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }

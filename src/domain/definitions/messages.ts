@@ -39,8 +39,7 @@ export const structuralMessage: z.core.$ZodErrorMap = (issue) => {
 
 /** Error wording for a schema whose expectation zod cannot name (e.g. "string or null"). */
 export function expecting(expected: string): z.core.$ZodErrorMap {
-  return (issue) =>
-    issue.input === undefined ? "required" : `expected ${expected}, got ${jsonTypeOf(issue.input)}`;
+  return (issue) => (issue.input === undefined ? "required" : `expected ${expected}, got ${jsonTypeOf(issue.input)}`);
 }
 
 /** Integers: a fractional or unsafe number is shown by value ("expected integer, got 1.5"). */

@@ -10,10 +10,7 @@ import { nodeTypeRefs, schemaIssues, unresolvedRefIssues } from "./type-refs.js"
 
 export function definitionRuleIssues(definition: MiddlewareDefinition): Issue[] {
   const scope = ["scope", "value"];
-  const names: NameAt[] = [
-    { path: ["name"], name: definition.name },
-    ...definition.aliases.map((name, i) => ({ path: ["aliases", i], name })),
-  ];
+  const names: NameAt[] = [{ path: ["name"], name: definition.name }, ...definition.aliases.map((name, i) => ({ path: ["aliases", i], name }))];
   return [
     ...kebabIssues(names),
     // The version is stored as a column of its own (the release's coordinate).
@@ -47,10 +44,7 @@ function surfaceIssues(surface: PresentedSurface, at: Path): Issue[] {
 }
 
 function commandNames(node: CommandNode, at: Path): NameAt[] {
-  return [
-    { path: [...at, "name"], name: node.name },
-    ...node.aliases.map((name, i) => ({ path: [...at, "aliases", i], name })),
-  ];
+  return [{ path: [...at, "name"], name: node.name }, ...node.aliases.map((name, i) => ({ path: [...at, "aliases", i], name }))];
 }
 
 function commandNameIssues(node: CommandNode, at: Path): Issue[] {
@@ -133,7 +127,5 @@ function defaultFormatterIssues(body: CommandBody, at: Path): Issue[] {
   if (formatters.length === 0) {
     return chosen === "" ? [] : [{ path, message: `${JSON.stringify(chosen)} is not one of the formatters (none declared)` }];
   }
-  return formatters.some((f) => f.name === chosen)
-    ? []
-    : [{ path, message: `${JSON.stringify(chosen)} is not one of the formatters` }];
+  return formatters.some((f) => f.name === chosen) ? [] : [{ path, message: `${JSON.stringify(chosen)} is not one of the formatters` }];
 }

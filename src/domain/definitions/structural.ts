@@ -4,9 +4,7 @@ import type { Issue, PathSegment } from "./issues.js";
 
 export function structuralIssues(error: z.ZodError): Issue[] {
   return error.issues.flatMap((issue): Issue[] => {
-    const path = issue.path.map((segment): PathSegment =>
-      typeof segment === "number" ? segment : String(segment),
-    );
+    const path = issue.path.map((segment): PathSegment => (typeof segment === "number" ? segment : String(segment)));
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => ({ path, message: `unknown field ${JSON.stringify(key)}` }));
     }

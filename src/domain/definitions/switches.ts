@@ -29,10 +29,7 @@ class Namespace {
   }
 
   claim({ kind, path, item }: SwitchAt): Issue[] {
-    const longs = [
-      { path: [...path, "long"], name: item.long },
-      ...item.aliases.map((name, i) => ({ path: [...path, "aliases", i], name })),
-    ];
+    const longs = [{ path: [...path, "long"], name: item.long }, ...item.aliases.map((name, i) => ({ path: [...path, "aliases", i], name }))];
     const issues = kebabIssues(longs);
     for (const { path: where, name } of longs) {
       if (this.has("longs", name)) issues.push({ path: where, message: `duplicate ${kind} "--${name}"` });

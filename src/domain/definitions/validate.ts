@@ -6,9 +6,7 @@ import { definitionRuleIssues } from "./rules.js";
 import { middlewareDefinitionSchema, type MiddlewareDefinition } from "./schema.js";
 import { structuralIssues } from "./structural.js";
 
-export type DefinitionValidation =
-  | { ok: true; definition: MiddlewareDefinition }
-  | { ok: false; issues: string[] };
+export type DefinitionValidation = { ok: true; definition: MiddlewareDefinition } | { ok: false; issues: string[] };
 
 /** Issues read `"<basePath><path>: <message>"`, e.g. `publications[0].definition.name: required`. */
 export function validateDefinition(input: unknown, basePath: string): DefinitionValidation {

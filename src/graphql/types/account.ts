@@ -43,7 +43,11 @@ export const AccountType = builder.prismaNode("Account", {
   // Select mode, identifying columns with the type (see ToolRelease).
   select: { id: true, name: true },
   fields: (t) => ({
-    uuid: t.field({ type: "UUID", description: "The account's UUID: what `account(id:)`, `accountId` arguments and REST take.", resolve: (account) => account.id }),
+    uuid: t.field({
+      type: "UUID",
+      description: "The account's UUID: what `account(id:)`, `accountId` arguments and REST take.",
+      resolve: (account) => account.id,
+    }),
     name: t.string({ description: "Display name.", resolve: (account) => account.name }),
     email: t.exposeString("email", { description: "Unique e-mail address; names the account in BY_COORDINATES selectors." }),
     // What an account shows beyond id, name and e-mail (what an owner reached through a grant or a
@@ -85,27 +89,33 @@ export const AccountType = builder.prismaNode("Account", {
       // Another account's list is ACCOUNT_NOT_FOUND, not empty, as REST's list of its releases is 404.
       authScopes: (account) => ({ accountVisible: account.id }),
     }),
-    toolReleases: t.connection({
-      type: ToolReleaseType,
-      description:
-        "The releases this account owns, in every lifecycle unless filtered, ordered by name, version and createdAt, one page at a time. " +
-        "Only the account itself and administrators see them; for anyone else (an owner reached through a grant) the connection is empty.",
-      args: {
-        lifecycle: t.arg({ type: ReleaseLifecycle, required: false, description: "Only releases in this lifecycle." }),
-        name: t.arg.string({ required: false, description: "Only releases with exactly this middleware name." }),
+    toolReleases: t.connection(
+      {
+        type: ToolReleaseType,
+        description:
+          "The releases this account owns, in every lifecycle unless filtered, ordered by name, version and createdAt, one page at a time. " +
+          "Only the account itself and administrators see them; for anyone else (an owner reached through a grant) the connection is empty.",
+        args: {
+          lifecycle: t.arg({ type: ReleaseLifecycle, required: false, description: "Only releases in this lifecycle." }),
+          name: t.arg.string({ required: false, description: "Only releases with exactly this middleware name." }),
+        },
+        select: (args, ctx, nestedSelection) =>
+          RELEASE_PAGES.relationSelection("toolReleases", "ToolRelease", args, listableReleases(args, ctx).where, nestedSelection),
+        resolve: (account, args) => RELEASE_PAGES.relationConnection(account, "toolReleases", args),
       },
-      select: (args, ctx, nestedSelection) =>
-        RELEASE_PAGES.relationSelection("toolReleases", "ToolRelease", args, listableReleases(args, ctx).where, nestedSelection),
-      resolve: (account, args) => RELEASE_PAGES.relationConnection(account, "toolReleases", args),
-    }, ToolReleaseConnection),
-    environments: t.connection({
-      type: EnvironmentType,
-      description:
-        "The environments this account owns, ordered by name, one page at a time (`Query.environments` adds the ones shared with you). " +
-        "Only the account itself and administrators see them; for anyone else the connection is empty.",
-      select: (args, ctx, nestedSelection) =>
-        ENVIRONMENT_PAGES.relationSelection("environments", "Environment", args, environmentsListedUnderAccountWhere(ctx.actor()), nestedSelection),
-      resolve: (account, args) => ENVIRONMENT_PAGES.relationConnection(account, "environments", args),
-    }, EnvironmentConnection),
+      ToolReleaseConnection,
+    ),
+    environments: t.connection(
+      {
+        type: EnvironmentType,
+        description:
+          "The environments this account owns, ordered by name, one page at a time (`Query.environments` adds the ones shared with you). " +
+          "Only the account itself and administrators see them; for anyone else the connection is empty.",
+        select: (args, ctx, nestedSelection) =>
+          ENVIRONMENT_PAGES.relationSelection("environments", "Environment", args, environmentsListedUnderAccountWhere(ctx.actor()), nestedSelection),
+        resolve: (account, args) => ENVIRONMENT_PAGES.relationConnection(account, "environments", args),
+      },
+      EnvironmentConnection,
+    ),
   }),
 });

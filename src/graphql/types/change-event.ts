@@ -50,13 +50,18 @@ export const ChangeEventObject = builder.prismaNode("ChangeEvent", {
     uuid: t.expose("id", { type: "UUID", description: "The event's UUID v7; events are ordered by it, in commit order. Pass it as `after`." }),
     type: t.field({ type: ChangeEventTypeEnum, description: "What changed.", resolve: (event) => event.type as ChangeEventTypeWord }),
     occurredAt: t.expose("occurredAt", { type: "DateTime", description: "When the change was made." }),
-    actorAccountId: t.expose("actorAccountId", { type: "UUID", nullable: true, description: "Who made it; null for the system (CLI, demo seed, provisioning)." }),
+    actorAccountId: t.expose("actorAccountId", {
+      type: "UUID",
+      nullable: true,
+      description: "Who made it; null for the system (CLI, demo seed, provisioning).",
+    }),
     environmentId: t.expose("environmentId", { type: "UUID", nullable: true, description: "The environment it concerns, if any." }),
     releaseId: t.expose("releaseId", { type: "UUID", nullable: true, description: "The release it concerns, if any." }),
     accountId: t.expose("accountId", { type: "UUID", description: "The account whose resource changed (release, environment or token owner)." }),
     state: t.field({
       type: "JSON",
-      description: "The resource after the change, as its row: a grant, release (without its definition), environment, share, account or token (without its secret).",
+      description:
+        "The resource after the change, as its row: a grant, release (without its definition), environment, share, account or token (without its secret).",
       resolve: parsedState,
     }),
   }),
@@ -114,23 +119,31 @@ const connectionDescription = (whose: string) =>
   `${whose}, oldest first, one page at a time; a cursor is an event's \`uuid\`, so \`after\` may be the last event you saw.`;
 
 builder.prismaObjectField("Environment", "events", (t) =>
-  t.connection({
-    type: ChangeEventObject,
-    description: connectionDescription("Change events of this environment (its grants and shares, releases published through it), visible to everyone who sees the environment"),
-    resolve: (environment, args, ctx) => eventConnection(ctx.db, { environmentId: environment.id }, args),
-  }, ChangeEventConnection),
+  t.connection(
+    {
+      type: ChangeEventObject,
+      description: connectionDescription(
+        "Change events of this environment (its grants and shares, releases published through it), visible to everyone who sees the environment",
+      ),
+      resolve: (environment, args, ctx) => eventConnection(ctx.db, { environmentId: environment.id }, args),
+    },
+    ChangeEventConnection,
+  ),
 );
 
 builder.prismaObjectField("Account", "events", (t) =>
-  t.connection({
-    type: ChangeEventObject,
-    description: connectionDescription(
-      "Change events of what this account owns (its releases, environments, their grants and shares, its tokens). " +
-        "Only the account itself and administrators see them; for anyone else the connection is empty",
-    ),
-    resolve: async (account, args, ctx) =>
-      canSeeAccount(ctx.actor(), account.id)
-        ? eventConnection(ctx.db, { accountId: account.id }, args)
-        : { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } },
-  }, ChangeEventConnection),
+  t.connection(
+    {
+      type: ChangeEventObject,
+      description: connectionDescription(
+        "Change events of what this account owns (its releases, environments, their grants and shares, its tokens). " +
+          "Only the account itself and administrators see them; for anyone else the connection is empty",
+      ),
+      resolve: async (account, args, ctx) =>
+        canSeeAccount(ctx.actor(), account.id)
+          ? eventConnection(ctx.db, { accountId: account.id }, args)
+          : { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } },
+    },
+    ChangeEventConnection,
+  ),
 );

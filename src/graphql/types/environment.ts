@@ -33,7 +33,11 @@ export const EnvironmentType = builder.prismaNode("Environment", {
   // deleted-grants check reads.
   select: { id: true, ownerAccountId: true, name: true },
   fields: (t) => ({
-    uuid: t.field({ type: "UUID", description: "The environment's UUID: what `environment(id:)`, `environmentId` arguments and REST take.", resolve: (environment) => environment.id }),
+    uuid: t.field({
+      type: "UUID",
+      description: "The environment's UUID: what `environment(id:)`, `environmentId` arguments and REST take.",
+      resolve: (environment) => environment.id,
+    }),
     name: t.string({ description: "Name, unique per owner.", resolve: (environment) => environment.name }),
     ownerAccountId: t.field({ type: "UUID", description: "UUID of the owning account.", resolve: (environment) => environment.ownerAccountId }),
     owner: t.relation("owner", { description: "The owning account." }),
@@ -52,21 +56,23 @@ export const EnvironmentType = builder.prismaNode("Environment", {
         ACTIVE_GRANTS.relationSelection("grants", args.first, { where: environmentGrantsWhere(false), orderBy: GRANT_LIST_ORDER }, nestedSelection),
       resolve: (environment, args) => ACTIVE_GRANTS.rowsOf<Grant>(environment, "grants", args.first),
     }),
-    grants: t.connection({
-      type: GrantType,
-      description:
-        "The grants of `activeGrants`, in the same order, one page at a time. Grants of a de-published release are never listed.",
-      args: {
-        includeDeleted: t.arg.boolean({
-          required: false,
-          description: "Also list deleted grants (lifecycle DELETED). Owners and administrators only; anyone else gets AUTH_FORBIDDEN.",
-        }),
-        name: t.arg.string({ required: false, description: "Only grants of releases with exactly this middleware name." }),
+    grants: t.connection(
+      {
+        type: GrantType,
+        description: "The grants of `activeGrants`, in the same order, one page at a time. Grants of a de-published release are never listed.",
+        args: {
+          includeDeleted: t.arg.boolean({
+            required: false,
+            description: "Also list deleted grants (lifecycle DELETED). Owners and administrators only; anyone else gets AUTH_FORBIDDEN.",
+          }),
+          name: t.arg.string({ required: false, description: "Only grants of releases with exactly this middleware name." }),
+        },
+        select: (args, _ctx, nestedSelection) => GRANT_PAGES.relationSelection("grants", "Grant", args, grantFilterWhere(args), nestedSelection),
+        resolve: (environment, args) => GRANT_PAGES.relationConnection(environment, "grants", args),
+        authScopes: (environment, args) => (args.includeDeleted ? { deletedGrantsReadable: environment } : true),
       },
-      select: (args, _ctx, nestedSelection) => GRANT_PAGES.relationSelection("grants", "Grant", args, grantFilterWhere(args), nestedSelection),
-      resolve: (environment, args) => GRANT_PAGES.relationConnection(environment, "grants", args),
-      authScopes: (environment, args) => (args.includeDeleted ? { deletedGrantsReadable: environment } : true),
-    }, GrantConnection),
+      GrantConnection,
+    ),
   }),
 });
 
@@ -77,16 +83,19 @@ export const EnvironmentConnection = builder.connectionObject(
 );
 
 builder.queryField("environments", (t) =>
-  t.connection({
-    type: EnvironmentType,
-    description:
-      "Every environment you can see: the ones you own and the ones shared with you (administrators: all), ordered by name. " +
-      "`me.environments` lists only the ones you own.",
-    resolve: (_root, args, ctx, info) =>
-      ENVIRONMENT_PAGES.resolveRoot(args, ctx, info, {
-        nodeType: "Environment",
-        where: visibleEnvironmentsWhere(ctx.actor()),
-        findMany: (query) => ctx.db.environment.findMany(query as Prisma.EnvironmentFindManyArgs),
-      }),
-  }, EnvironmentConnection),
+  t.connection(
+    {
+      type: EnvironmentType,
+      description:
+        "Every environment you can see: the ones you own and the ones shared with you (administrators: all), ordered by name. " +
+        "`me.environments` lists only the ones you own.",
+      resolve: (_root, args, ctx, info) =>
+        ENVIRONMENT_PAGES.resolveRoot(args, ctx, info, {
+          nodeType: "Environment",
+          where: visibleEnvironmentsWhere(ctx.actor()),
+          findMany: (query) => ctx.db.environment.findMany(query as Prisma.EnvironmentFindManyArgs),
+        }),
+    },
+    EnvironmentConnection,
+  ),
 );

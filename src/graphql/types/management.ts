@@ -113,7 +113,11 @@ builder.objectField(AccountType, "environmentShareOffers", (t) =>
     resolve: (account, args, ctx) => {
       const take = SHARE_OFFERS.take(args.first);
       if (!canSeeAccount(ctx.actor(), account.id)) return [];
-      return ctx.db.environmentShare.findMany({ where: { accountId: account.id, acceptedAt: null }, orderBy: [{ createdAt: "asc" }, { environmentId: "asc" }], take });
+      return ctx.db.environmentShare.findMany({
+        where: { accountId: account.id, acceptedAt: null },
+        orderBy: [{ createdAt: "asc" }, { environmentId: "asc" }],
+        take,
+      });
     },
   }),
 );

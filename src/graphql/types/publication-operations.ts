@@ -1,7 +1,14 @@
 // Validate and apply (REST operation 3 and its executing extension): a body of publications
 // and grant changes, planned by validateToolMiddlewares and carried out by applyToolMiddlewares.
 // Definitions arrive as JSON and are checked by the domain, which reports every issue with its path.
-import { applyChanges, validateChanges, type ApplyResult, type PlanEntry, type PublicationAction as Action, type ValidationResult } from "../../domain/publications.js";
+import {
+  applyChanges,
+  validateChanges,
+  type ApplyResult,
+  type PlanEntry,
+  type PublicationAction as Action,
+  type ValidationResult,
+} from "../../domain/publications.js";
 import { builder } from "../builder.js";
 import { enumOfSpecWords } from "../enums.js";
 import { ReleaseSelectorInput } from "./grant-operations.js";
@@ -82,25 +89,39 @@ const ChangesInput = builder.inputType("ToolMiddlewareChangesInput", {
       defaultValue: { creations: [], deletions: [] },
       description: "Grant creations and deletions. Defaults to none.",
     }),
-    publications: t.field({ type: [PublicationInput], required: true, defaultValue: [], description: "Definitions to publish, names unique. Defaults to none." }),
+    publications: t.field({
+      type: [PublicationInput],
+      required: true,
+      defaultValue: [],
+      description: "Definitions to publish, names unique. Defaults to none.",
+    }),
   }),
 });
 
 const ValidationResultType = builder.objectRef<ValidationResult>("ValidationResult").implement({
   description: "What applying the same body would do. Validation changes nothing.",
   fields: (t) => ({
-    publicationPlan: t.field({ type: [PlanEntryType], description: "One entry per publication, in request order.", resolve: (result) => result.publicationPlan }),
+    publicationPlan: t.field({
+      type: [PlanEntryType],
+      description: "One entry per publication, in request order.",
+      resolve: (result) => result.publicationPlan,
+    }),
   }),
 });
 
 const ApplyResultType = builder.objectRef<ApplyResult>("ApplyResult").implement({
   description: "What apply did, all in one transaction.",
   fields: (t) => ({
-    publicationPlan: t.field({ type: [PlanEntryType], description: "The plan that was carried out, one entry per publication.", resolve: (result) => result.publicationPlan }),
+    publicationPlan: t.field({
+      type: [PlanEntryType],
+      description: "The plan that was carried out, one entry per publication.",
+      resolve: (result) => result.publicationPlan,
+    }),
     releases: t.field({ type: [ToolReleaseType], description: "Releases published or superseding an earlier one.", resolve: (result) => result.releases }),
     grants: t.field({
       type: [GrantType],
-      description: "Grants of this environment moved to a superseding release, then the grant each creation resulted in (created, restored, updated or already in place); once each.",
+      description:
+        "Grants of this environment moved to a superseding release, then the grant each creation resulted in (created, restored, updated or already in place); once each.",
       resolve: (result) => result.grants,
     }),
     deletedGrantIds: t.field({ type: ["UUID"], description: "UUIDs of the grants deleted.", resolve: (result) => result.deletedGrantIds }),

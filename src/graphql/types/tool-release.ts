@@ -39,7 +39,11 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
   // nested read, bench/layers.ts).
   select: { id: true, ownerAccountId: true, name: true, version: true },
   fields: (t) => ({
-    uuid: t.field({ type: "UUID", description: "The release's UUID: what `toolRelease(id:)`, `releaseId` arguments and REST take.", resolve: (release) => release.id }),
+    uuid: t.field({
+      type: "UUID",
+      description: "The release's UUID: what `toolRelease(id:)`, `releaseId` arguments and REST take.",
+      resolve: (release) => release.id,
+    }),
     ownerAccountId: t.field({ type: "UUID", description: "UUID of the owning account.", resolve: (release) => release.ownerAccountId }),
     owner: t.relation("owner", { description: "The owning account." }),
     name: t.string({ description: "Middleware name.", resolve: (release) => release.name }),
@@ -77,7 +81,12 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
     metadataDigest: t.exposeString("metadataDigest", { description: "`sha256:` digest of the canonical definition." }),
     sourceDigest: t.exposeString("sourceDigest", { description: "`sha256:` digest of the source coordinates." }),
     immutable: t.exposeBoolean("immutable", { description: "Whether the content may never be superseded." }),
-    lifecycle: t.field({ type: ReleaseLifecycle, description: "Lifecycle state.", select: { lifecycle: true }, resolve: (release) => release.lifecycle as never }),
+    lifecycle: t.field({
+      type: ReleaseLifecycle,
+      description: "Lifecycle state.",
+      select: { lifecycle: true },
+      resolve: (release) => release.lifecycle as never,
+    }),
     origin: t.field({ type: ReleaseOrigin, description: "Who published it.", select: { origin: true }, resolve: (release) => release.origin as never }),
     systemAvailability: t.field({
       type: SystemAvailability,
@@ -89,15 +98,18 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
     createdById: t.expose("createdById", { type: "UUID", description: "UUID of the account that published it." }),
     stateChangedAt: t.expose("stateChangedAt", { type: "DateTime", description: "When its lifecycle last changed." }),
     stateChangedById: t.expose("stateChangedById", { type: "UUID", description: "UUID of the account that last changed its lifecycle." }),
-    grants: t.connection({
-      type: GrantType,
-      description:
-        "Where this release is granted: its active grants in environments you can see, oldest first. Only the release's owner " +
-        "(and administrators) see them; for anyone else the connection is empty. Empty while the release is de-published.",
-      select: (args, ctx, nestedSelection) =>
-        RELEASE_GRANT_PAGES.relationSelection("grants", "Grant", args, releaseGrantsWhere(ctx.actor()), nestedSelection),
-      resolve: (release, args) => RELEASE_GRANT_PAGES.relationConnection(release, "grants", args),
-    }, GrantConnection),
+    grants: t.connection(
+      {
+        type: GrantType,
+        description:
+          "Where this release is granted: its active grants in environments you can see, oldest first. Only the release's owner " +
+          "(and administrators) see them; for anyone else the connection is empty. Empty while the release is de-published.",
+        select: (args, ctx, nestedSelection) =>
+          RELEASE_GRANT_PAGES.relationSelection("grants", "Grant", args, releaseGrantsWhere(ctx.actor()), nestedSelection),
+        resolve: (release, args) => RELEASE_GRANT_PAGES.relationConnection(release, "grants", args),
+      },
+      GrantConnection,
+    ),
   }),
 });
 

@@ -4,8 +4,7 @@
 import { DomainError } from "../../domain/errors.js";
 import { REQUEST_BODY_LIMIT_BYTES } from "../../domain/plans.js";
 
-const payloadTooLarge = () =>
-  new DomainError("PAYLOAD_TOO_LARGE", `request body exceeds ${REQUEST_BODY_LIMIT_BYTES / (1024 * 1024)} MiB`);
+const payloadTooLarge = () => new DomainError("PAYLOAD_TOO_LARGE", `request body exceeds ${REQUEST_BODY_LIMIT_BYTES / (1024 * 1024)} MiB`);
 
 export async function readBodyText(request: Request, limit = REQUEST_BODY_LIMIT_BYTES): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");

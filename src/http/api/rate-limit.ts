@@ -63,7 +63,11 @@ export function createRateLimiter(config: RateLimitConfig): RateLimiter {
     take(authentication, request, socketAddress) {
       if (authentication.kind === "authenticated") {
         // Only the hash of a valid token's header is kept, never the secret.
-        return perToken.take(createHash("sha256").update(request.headers.get("authorization") ?? "").digest("base64url"));
+        return perToken.take(
+          createHash("sha256")
+            .update(request.headers.get("authorization") ?? "")
+            .digest("base64url"),
+        );
       }
       return perAddress.take(clientAddress(request, socketAddress, config.trustProxy));
     },

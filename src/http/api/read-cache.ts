@@ -148,7 +148,9 @@ function keyOf(request: Request, context: Context, body: string | undefined): st
   const accept = graphql ? (request.headers.get("accept") ?? "") : "";
   const contentType = graphql ? (request.headers.get("content-type") ?? "") : "";
   // HEAD is answered by GET's handler; the representation step drops the body.
-  return [READ_METHODS.has(request.method) ? "GET" : request.method, url.pathname + url.search, accept, contentType, viewerKey(context), body ?? ""].join("\u0000");
+  return [READ_METHODS.has(request.method) ? "GET" : request.method, url.pathname + url.search, accept, contentType, viewerKey(context), body ?? ""].join(
+    "\u0000",
+  );
 }
 
 /** Whose version an answer is kept under: the account's, none for an anonymous or refused request. */

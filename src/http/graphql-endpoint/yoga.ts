@@ -62,8 +62,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
     maxRequestBodySize: false,
     context: ({ request, createContext }) => createContext(request),
     maskedErrors: {
-      maskError: (error) =>
-        methodNotAllowed(error) ?? maskError(error, (original) => options.logger.error({ err: original }, "unexpected GraphQL error")),
+      maskError: (error) => methodNotAllowed(error) ?? maskError(error, (original) => options.logger.error({ err: original }, "unexpected GraphQL error")),
     },
     plugins: [
       // Before the plugins that wrap the request parser, so they wrap this one.
@@ -98,4 +97,3 @@ function methodNotAllowed(error: unknown): GraphQLError | undefined {
   (refusal.extensions as unknown as ErrorExtensions).http.headers = { allow: "POST" };
   return refusal;
 }
-

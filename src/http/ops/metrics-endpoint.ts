@@ -13,9 +13,13 @@ export function metricsHandler(metrics: ServiceMetrics, token: string | undefine
   const expected = token === undefined ? undefined : digest(token);
   return async (request) => {
     if (expected && !bearerMatches(request.headers.get("authorization"), expected)) {
-      return errorResponseFor("AUTH_UNAUTHORIZED", "/metrics needs Authorization: Bearer <TOOLGATE_METRICS_TOKEN>", { "www-authenticate": 'Bearer realm="metrics"' });
+      return errorResponseFor("AUTH_UNAUTHORIZED", "/metrics needs Authorization: Bearer <TOOLGATE_METRICS_TOKEN>", {
+        "www-authenticate": 'Bearer realm="metrics"',
+      });
     }
-    return new Response(request.method === "HEAD" ? null : await metrics.scrape(), { headers: { "content-type": metrics.contentType, "cache-control": "no-store" } });
+    return new Response(request.method === "HEAD" ? null : await metrics.scrape(), {
+      headers: { "content-type": metrics.contentType, "cache-control": "no-store" },
+    });
   };
 }
 

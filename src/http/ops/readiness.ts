@@ -20,7 +20,13 @@ async function answersWithin(ping: Promise<unknown>, timeoutMs: number): Promise
     timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
-    return await Promise.race([ping.then(() => true, () => false), timeout]);
+    return await Promise.race([
+      ping.then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

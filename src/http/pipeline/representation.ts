@@ -4,7 +4,14 @@
 import { cancelledWhenAbandoned } from "./abandoned-streams.js";
 import type { Middleware } from "./middleware.js";
 import { byteResponse, knownBodyOf } from "../byte-body.js";
-import { compressionStream, createCompressedBodyCache, isCompressible, MIN_COMPRESSED_BYTES, negotiateContentCoding, type ContentCoding } from "./compression.js";
+import {
+  compressionStream,
+  createCompressedBodyCache,
+  isCompressible,
+  MIN_COMPRESSED_BYTES,
+  negotiateContentCoding,
+  type ContentCoding,
+} from "./compression.js";
 import { ifNoneMatchMatches, strongETag } from "./etag.js";
 
 /**
@@ -108,7 +115,10 @@ const variesByAcceptEncoding = (response: Response) =>
  * Reads `body` until `bytes` bytes or its end, and gives back a stream that replays what was read
  * and then the rest; `complete` when the end came first, `prefix` then being the whole body.
  */
-async function readPrefix(body: ReadableStream<Uint8Array>, bytes: number): Promise<{ prefix: Uint8Array; complete: boolean; rest: ReadableStream<Uint8Array> }> {
+async function readPrefix(
+  body: ReadableStream<Uint8Array>,
+  bytes: number,
+): Promise<{ prefix: Uint8Array; complete: boolean; rest: ReadableStream<Uint8Array> }> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;

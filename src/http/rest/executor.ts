@@ -28,12 +28,7 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
   });
 }
 
-export async function runRoute(
-  schema: GraphQLSchema,
-  prepared: PreparedRoute,
-  request: IRequest,
-  context: Context,
-): Promise<Response> {
+export async function runRoute(schema: GraphQLSchema, prepared: PreparedRoute, request: IRequest, context: Context): Promise<Response> {
   const onUnexpected = (error: unknown) => context.logger.error({ err: error, route: prepared.route.name }, "unexpected error");
   try {
     // Every /v1 operation is protected: 401 comes before anything about the request's content.
@@ -41,7 +36,8 @@ export async function runRoute(
     const body = request.method === "GET" || request.method === "HEAD" ? undefined : await readJsonBody(request as unknown as Request);
     const variables = prepared.route.variables({ params: request.params, query: new URL(request.url).searchParams, body });
     const problems = variableProblems(schema, prepared.operation, variables, request.params);
-    if (problems.length > 0) return errorResponse(relocated(requestErrorFor(problems.map((problem) => new GraphQLError(problem))), prepared.route.argumentLocations));
+    if (problems.length > 0)
+      return errorResponse(relocated(requestErrorFor(problems.map((problem) => new GraphQLError(problem))), prepared.route.argumentLocations));
     const args = { schema, document: prepared.document, variableValues: variables, contextValue: context };
     const result = await execute(args);
     noteAnswerable(args, result);
@@ -65,7 +61,8 @@ export async function runRoute(
 function relocated(error: GraphQLError, locations: Record<string, string> | undefined): GraphQLError {
   const extensions = error.extensions as unknown as ErrorExtensions;
   if (!locations || !extensions.problems) return error;
-  const rename = (problem: string) => problem.replace(/^(\w+): /, (whole, argument: string) => (Object.hasOwn(locations, argument) ? `${locations[argument]}: ` : whole));
+  const rename = (problem: string) =>
+    problem.replace(/^(\w+): /, (whole, argument: string) => (Object.hasOwn(locations, argument) ? `${locations[argument]}: ` : whole));
   const problems = extensions.problems.map(rename);
   return new GraphQLError(rename(error.message), { path: error.path, extensions: { ...extensions, problems } });
 }

@@ -76,7 +76,7 @@ const header = (name: string): JsonObject => ({ $ref: `#/components/headers/${na
 
 function errorResponse(status: number): JsonObject {
   const [code] = codesOf(status);
-  const example = status === 400 ? { code, errors: ["path.grantId: \"42\" is not a UUID"] } : { code, error: REASONS[status] ?? "refused" };
+  const example = status === 400 ? { code, errors: ['path.grantId: "42" is not a UUID'] } : { code, error: REASONS[status] ?? "refused" };
   // node:http answers 431 itself, before a request id is given.
   const headers: JsonObject = HEADER_REFUSALS.includes(status) ? {} : { "X-Request-Id": header("X-Request-Id") };
   if (status === 401) headers["WWW-Authenticate"] = header("WWW-Authenticate");
@@ -125,9 +125,7 @@ function operationOf(route: RestRoute, toSchema: (schema: z.ZodType) => JsonObje
     summary: contract.summary,
     ...(contract.description ? { description: contract.description } : {}),
     parameters: [...pathParameters, ...queryParameters],
-    ...(contract.body
-      ? { requestBody: { required: contract.body.required, content: json(ref(contract.body.schema), contract.body.example) } }
-      : {}),
+    ...(contract.body ? { requestBody: { required: contract.body.required, content: json(ref(contract.body.schema), contract.body.example) } } : {}),
     responses,
   };
   const operations = [{ method: route.method.toLowerCase(), operation }];
@@ -158,19 +156,35 @@ function serviceOperations(): Record<string, JsonObject> {
       (all[200] as JsonObject).headers = { ETag: header("ETag") };
       all[304] = { description: REASONS[304], headers: { ETag: header("ETag") } };
     }
-    const operation = (id: string, text: string, answers: JsonObject) => ({ operationId: id, tags: ["Service"], summary: text, security: [], responses: answers });
+    const operation = (id: string, text: string, answers: JsonObject) => ({
+      operationId: id,
+      tags: ["Service"],
+      summary: text,
+      security: [],
+      responses: answers,
+    });
     const bodiless = Object.fromEntries(Object.entries(all).map(([status, response]) => [status, withoutContent(response as JsonObject)]));
     return { get: operation(operationId, summary, all), head: operation(`${operationId}Head`, `${summary} (headers only)`, bodiless) };
   };
   const health = (description: string) => ({ description, content: json(ref(Health)) });
   return {
-    "/v1": readable("apiIndex", "Links to the API's surfaces and documentation", { 200: { description: "The index.", content: json(ref(ApiIndex)) } }, { revalidated: true }),
+    "/v1": readable(
+      "apiIndex",
+      "Links to the API's surfaces and documentation",
+      { 200: { description: "The index.", content: json(ref(ApiIndex)) } },
+      { revalidated: true },
+    ),
     "/healthz": readable("healthz", "Liveness", { 200: health("The process is up.") }),
     "/readyz": readable("readyz", "Readiness: the database answers and the server is not shutting down", {
       200: health("Ready."),
       503: health("Shutting down, or the database does not answer."),
     }),
-    "/openapi.json": readable("openApiDocument", "This document", { 200: { description: "OpenAPI 3.1.", content: { "application/json": { schema: { type: "object" } } } } }, { revalidated: true }),
+    "/openapi.json": readable(
+      "openApiDocument",
+      "This document",
+      { 200: { description: "OpenAPI 3.1.", content: { "application/json": { schema: { type: "object" } } } } },
+      { revalidated: true },
+    ),
   };
 }
 
@@ -223,7 +237,7 @@ export function createOpenApiDocument(routes: readonly RestRoute[]): JsonObject 
         "X-Request-Id": { description: "The request's id, as sent (when valid) or generated; in the server log.", schema: { type: "string" } },
         ETag: { description: "Strong validator of the body; send it back in `If-None-Match`.", schema: { type: "string" } },
         "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "string", pattern: "^[0-9]+$" } },
-        "WWW-Authenticate": { description: "`Bearer realm=\"toolgate\"`.", schema: { type: "string" } },
+        "WWW-Authenticate": { description: '`Bearer realm="toolgate"`.', schema: { type: "string" } },
       },
     },
   };

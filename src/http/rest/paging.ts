@@ -63,7 +63,10 @@ export interface ConnectionPage<Node> {
 }
 
 /** `{values, nextCursor}`: nextCursor asks for the next page, and is null on the last. */
-export function pageBody<Node, Value>({ edges, pageInfo }: ConnectionPage<Node>, toValue: (node: Node) => Value): { values: Value[]; nextCursor: string | null } {
+export function pageBody<Node, Value>(
+  { edges, pageInfo }: ConnectionPage<Node>,
+  toValue: (node: Node) => Value,
+): { values: Value[]; nextCursor: string | null } {
   return { values: edges.map((edge) => toValue(edge.node)), nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null };
 }
 

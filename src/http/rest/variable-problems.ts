@@ -12,7 +12,12 @@ import { withSpecWords } from "./enum-words.js";
 const BODY_ENUM_WORDS = [...RELEASE_SELECTOR_TYPES];
 
 /** Every problem of `inputs` against the operation's variables; none when the document may run. */
-export function variableProblems(schema: GraphQLSchema, operation: OperationDefinitionNode, inputs: Record<string, unknown>, pathParams: Record<string, string>): string[] {
+export function variableProblems(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  inputs: Record<string, unknown>,
+  pathParams: Record<string, string>,
+): string[] {
   const problems: string[] = [];
   const inPath = (variable: string) => Object.hasOwn(pathParams, variable);
   for (const definition of operation.variableDefinitions ?? []) {
@@ -30,7 +35,10 @@ export function variableProblems(schema: GraphQLSchema, operation: OperationDefi
       continue;
     }
     coerceInputValue(value, type, (path, invalid, error) => {
-      const location = path.length === 0 ? where : `${inPath(variable) ? "path." : ""}${variable}${path.map((key) => (typeof key === "number" ? `[${key}]` : `.${key}`)).join("")}`;
+      const location =
+        path.length === 0
+          ? where
+          : `${inPath(variable) ? "path." : ""}${variable}${path.map((key) => (typeof key === "number" ? `[${key}]` : `.${key}`)).join("")}`;
       const shown = withSpecWords(BODY_ENUM_WORDS, inspect(invalid));
       const reason = withSpecWords(BODY_ENUM_WORDS, error.message);
       problems.push(reason.includes(shown) ? `${location}: ${reason}` : `${location}: ${shown} is invalid: ${reason}`);

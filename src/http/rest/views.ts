@@ -44,7 +44,11 @@ const MiddlewareDefinition = named(
     "constraints naming an option or flag of their command; a tail's `min` at most its `max`; " +
     "`default_formatter` one of the formatters (empty when there are none).",
 );
-const PresentedSurface = named(presentedSurfaceSchema, "PresentedSurface", "What a release presents of its definition (`scope.value.presented`): the commands clients see.");
+const PresentedSurface = named(
+  presentedSurfaceSchema,
+  "PresentedSurface",
+  "What a release presents of its definition (`scope.value.presented`): the commands clients see.",
+);
 
 export const GRANT_LIFECYCLES = ["active", "deleted"] as const;
 export const RELEASE_ORIGINS = ["ordinary", "protected-system"] as const;
@@ -137,7 +141,11 @@ const PlanEntry = named(
   "What apply does (or refuses to do) for one publication.",
 );
 
-export const ValidationResult = named(z.strictObject({ publicationPlan: z.array(PlanEntry) }), "ValidationResult", "One plan entry per publication, in request order.");
+export const ValidationResult = named(
+  z.strictObject({ publicationPlan: z.array(PlanEntry) }),
+  "ValidationResult",
+  "One plan entry per publication, in request order.",
+);
 
 export const ApplyResult = named(
   z.strictObject({
@@ -210,7 +218,12 @@ export const GrantDeletion = named(
 /** The body of validate, or of apply, which publishes only what names its source (`sourceRequired`). */
 function toolMiddlewareChanges(sourceRequired: boolean) {
   const source = z
-    .strictObject({ kind: z.literal("component"), componentId: uuid(), componentRevision: z.int().min(0).max(GRAPHQL_INT_MAX), componentName: storableNonBlank() })
+    .strictObject({
+      kind: z.literal("component"),
+      componentId: uuid(),
+      componentRevision: z.int().min(0).max(GRAPHQL_INT_MAX),
+      componentName: storableNonBlank(),
+    })
     .describe(sourceRequired ? "Where the release comes from." : "Required by apply for publications that publish or supersede.");
   return z.strictObject({
     grantReconciliation: z

@@ -26,7 +26,11 @@ const DEFAULT_GRACE_MS = 10_000;
  * `answerDirectly` may answer a request on node:http before it is converted to a fetch Request;
  * `refuseMethod` answers the methods node:http cannot hand to `handler` as `handler` answers others it does not serve.
  */
-export async function listen(handler: FetchHandler & { answerDirectly?: NodeFastPath; refuseMethod: MethodRefusal }, port: number, host: string): Promise<RunningServer> {
+export async function listen(
+  handler: FetchHandler & { answerDirectly?: NodeFastPath; refuseMethod: MethodRefusal },
+  port: number,
+  host: string,
+): Promise<RunningServer> {
   // The adapter's own fetch classes (@whatwg-node/node-fetch), not Node's: its Request reads the node
   // request when asked instead of wrapping it in a web stream up front, and it writes bodies it
   // knows without one (docs/performance.md). Handlers see a standard Request either way.
@@ -61,10 +65,13 @@ export async function listen(handler: FetchHandler & { answerDirectly?: NodeFast
     // and sent a request before the signal. Accept them first (a busy server accepts slowly).
     await acceptQueuedConnections(server, address, graceMs);
     let cut = 0;
-    const grace = setTimeout(() => {
-      cut = unanswered.size;
-      server.closeAllConnections();
-    }, Math.max(0, deadline - Date.now()));
+    const grace = setTimeout(
+      () => {
+        cut = unanswered.size;
+        server.closeAllConnections();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     await new Promise<void>((resolve) => server.close(() => resolve()));
     clearTimeout(grace);
     return { cut };

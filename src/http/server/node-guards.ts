@@ -57,7 +57,9 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   const response = withSecurityHeaders(refusalOf(error, refuseMethod));
   void response.text().then((body) => {
     const status = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}\r\n`;
-    const passed = [...response.headers].filter(([name]) => name !== "content-type" && name !== "content-length").map(([name, value]) => `${name}: ${value}\r\n`);
+    const passed = [...response.headers]
+      .filter(([name]) => name !== "content-type" && name !== "content-length")
+      .map(([name, value]) => `${name}: ${value}\r\n`);
     // The parser gave up on this connection: nothing more can be read from it.
     const headers = `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${passed.join("")}connection: close\r\n\r\n`;
     socket.end(status + headers + body);

@@ -37,7 +37,9 @@ describeEachDatabase("event ids after a head from a clock ahead", (provider) => 
     const [head] = await service.db.$queryRawUnsafe<{ head: string }[]>(`SELECT "head" FROM "StreamHead" WHERE "stream" = 'environment:${environment.id}'`);
     expect(head!.head).toBe(ids[2]);
     // The owner's account stream was moved along: its head is the same id.
-    const [owner] = await service.db.$queryRawUnsafe<{ head: string }[]>(`SELECT "head" FROM "StreamHead" WHERE "stream" = 'account:${world.owner.account.id}'`);
+    const [owner] = await service.db.$queryRawUnsafe<{ head: string }[]>(
+      `SELECT "head" FROM "StreamHead" WHERE "stream" = 'account:${world.owner.account.id}'`,
+    );
     expect(owner!.head).toBe(ids[2]);
   });
 });

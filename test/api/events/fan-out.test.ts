@@ -88,7 +88,9 @@ describeEachDatabase("live events fan out to many subscribers of one environment
   }
 
   const eventIdsAfter = async (after: string) =>
-    (await service.db.changeEvent.findMany({ where: { environmentId: world.environment.id, id: { gt: after } }, orderBy: { id: "asc" } })).map((event) => event.id);
+    (await service.db.changeEvent.findMany({ where: { environmentId: world.environment.id, id: { gt: after } }, orderBy: { id: "asc" } })).map(
+      (event) => event.id,
+    );
 
   it(`${SUBSCRIBERS} subscribers each receive every event of a burst once, in order, with one event read and one access check per notice`, async () => {
     // Every subscriber has caught up and joined its environment's reader once it has the first cycle.
@@ -169,7 +171,10 @@ describeEachDatabase("open subscriptions per API token", (provider) => {
       const refusal = await refused.next();
       expect(refusal.event).toBe("next");
       expect(refusal.data.errors).toEqual([
-        expect.objectContaining({ message: expect.stringContaining("already holds 3 open subscriptions"), extensions: { code: "LIMIT_EXCEEDED", http: { status: 422 } } }),
+        expect.objectContaining({
+          message: expect.stringContaining("already holds 3 open subscriptions"),
+          extensions: { code: "LIMIT_EXCEEDED", http: { status: 422 } },
+        }),
       ]);
       expect((await refused.next()).event).toBe("complete");
       refused.close();
@@ -180,11 +185,13 @@ describeEachDatabase("open subscriptions per API token", (provider) => {
 
       // The cap counts open streams: one that closes frees its slot.
       open.pop()!.close();
-      await expect.poll(async () => {
-        const next = await subscribe(world.viewer);
-        next.close();
-        return next.status;
-      }).toBe(200);
+      await expect
+        .poll(async () => {
+          const next = await subscribe(world.viewer);
+          next.close();
+          return next.status;
+        })
+        .toBe(200);
       for (const stream of [...open, other]) stream.close();
     } finally {
       await service.stopAndDrop();

@@ -28,7 +28,9 @@ describeEachDatabase("live subscribers catching up and joining", (provider) => {
 
   const newestId = async () => (await service.db.changeEvent.findFirstOrThrow({ where: { environmentId: world.environment.id }, orderBy: { id: "desc" } })).id;
   const eventIdsAfter = async (after: string) =>
-    (await service.db.changeEvent.findMany({ where: { environmentId: world.environment.id, id: { gt: after } }, orderBy: { id: "asc" } })).map((event) => event.id);
+    (await service.db.changeEvent.findMany({ where: { environmentId: world.environment.id, id: { gt: after } }, orderBy: { id: "asc" } })).map(
+      (event) => event.id,
+    );
 
   /** `cycles` grants created and deleted through the domain, one after the other: two events each. */
   async function grantCycles(cycles: number, between?: (cycle: number) => Promise<void>): Promise<void> {
@@ -47,7 +49,8 @@ describeEachDatabase("live subscribers catching up and joining", (provider) => {
     // Each joins while the changes go on: it reads what it missed, then what the shared reader hands out.
     const resumed: Awaited<ReturnType<typeof subscribeOverSse>>[] = [];
     await grantCycles(20, async (cycle) => {
-      if (cycle % 4 === 0) resumed.push(await subscribeOverSse(service.url, world.deployer.token, ENVIRONMENT_EVENTS, { environmentId: world.environment.id, after: resumeFrom }));
+      if (cycle % 4 === 0)
+        resumed.push(await subscribeOverSse(service.url, world.deployer.token, ENVIRONMENT_EVENTS, { environmentId: world.environment.id, after: resumeFrom }));
     });
     const all = await eventIdsAfter(start);
     const sinceResume = await eventIdsAfter(resumeFrom);

@@ -39,7 +39,11 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
   });
 
   /** Runs `change`, then expects exactly the events `expected` describes, in order, the same on every surface that lists them. */
-  async function expectEvents(change: () => Promise<unknown>, expected: (Partial<Omit<ChangeEvent, "state">> & { state?: Record<string, unknown> })[], readers: { environment?: Member; account?: Member } = {}) {
+  async function expectEvents(
+    change: () => Promise<unknown>,
+    expected: (Partial<Omit<ChangeEvent, "state">> & { state?: Record<string, unknown> })[],
+    readers: { environment?: Member; account?: Member } = {},
+  ) {
     const marker = await newestId();
     await change();
     const events = await eventsAfter(marker);
@@ -54,8 +58,13 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
       const ofEnvironment = views.filter((view) => view.environmentId === environmentId);
       const rest = await reader.http.get(`/v1/envs/${environmentId}/events?after=${marker}`);
       expect({ status: rest.status, body: rest.body }).toEqual({ status: 200, body: { values: ofEnvironment, nextCursor: null } });
-      const graph = await reader.http.graphql(`query($id: UUID!, $after: String) { environment(id: $id) { events(after: $after) { nodes { ${EVENT_FIELDS} } } } }`, { id: environmentId, after: marker });
-      expect(graph.body.data.environment.events.nodes).toEqual(ofEnvironment.map(({ id, type, ...rest }) => ({ uuid: id, type: type.toUpperCase().replace(/-/g, "_"), ...rest })));
+      const graph = await reader.http.graphql(
+        `query($id: UUID!, $after: String) { environment(id: $id) { events(after: $after) { nodes { ${EVENT_FIELDS} } } } }`,
+        { id: environmentId, after: marker },
+      );
+      expect(graph.body.data.environment.events.nodes).toEqual(
+        ofEnvironment.map(({ id, type, ...rest }) => ({ uuid: id, type: type.toUpperCase().replace(/-/g, "_"), ...rest })),
+      );
     }
     for (const accountId of new Set(events.map((event) => event.accountId))) {
       const reader = readers.account ?? world.owner;
@@ -63,7 +72,10 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
       const http = reader.account.id === accountId ? reader.http : world.admin;
       const rest = await http.get(`/v1/accounts/${accountId}/events?after=${marker}`);
       expect({ status: rest.status, body: rest.body }).toEqual({ status: 200, body: { values: ofAccount, nextCursor: null } });
-      const graph = await http.graphql(`query($id: UUID!, $after: String) { account(id: $id) { events(after: $after) { nodes { uuid type } } } }`, { id: accountId, after: marker });
+      const graph = await http.graphql(`query($id: UUID!, $after: String) { account(id: $id) { events(after: $after) { nodes { uuid type } } } }`, {
+        id: accountId,
+        after: marker,
+      });
       expect(graph.body.data.account.events.nodes.map((node: { uuid: string }) => node.uuid)).toEqual(ofAccount.map((view) => view.id));
     }
     return events;
@@ -82,7 +94,15 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
     let releaseId = "";
     await expectEvents(async () => {
       releaseId = (await applyAs(world.owner, environment.id, body({ publications: [publication(definition)] }))).releases[0].id;
-    }, [{ type: "release-published", environmentId: environment.id, accountId: world.owner.account.id, actorAccountId: world.owner.account.id, state: { name, version: "1.0.0", lifecycle: "published" } }]);
+    }, [
+      {
+        type: "release-published",
+        environmentId: environment.id,
+        accountId: world.owner.account.id,
+        actorAccountId: world.owner.account.id,
+        state: { name, version: "1.0.0", lifecycle: "published" },
+      },
+    ]);
     expect((await eventsAfter("0"))!.some((event) => event.releaseId === releaseId)).toBe(true);
 
     const coordinates = { type: "ByCoordinates", account: world.owner.account.email, name, version: "1.0.0" };
@@ -103,12 +123,14 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
     expect(events[1]!.releaseId).toBe(newReleaseId);
     expect(JSON.parse(events[2]!.state).releaseId).toBe(newReleaseId);
 
-    await expectEvents(() => world.owner.http.delete(`/v1/tool-releases/${newReleaseId}`), [
-      { type: "release-de-published", releaseId: newReleaseId, actorAccountId: world.owner.account.id, state: { lifecycle: "de-published" } },
-    ]);
-    await expectEvents(() => world.owner.http.post(`/v1/tool-releases/${newReleaseId}/restore`), [
-      { type: "release-restored", releaseId: newReleaseId, state: { lifecycle: "published" } },
-    ]);
+    await expectEvents(
+      () => world.owner.http.delete(`/v1/tool-releases/${newReleaseId}`),
+      [{ type: "release-de-published", releaseId: newReleaseId, actorAccountId: world.owner.account.id, state: { lifecycle: "de-published" } }],
+    );
+    await expectEvents(
+      () => world.owner.http.post(`/v1/tool-releases/${newReleaseId}/restore`),
+      [{ type: "release-restored", releaseId: newReleaseId, state: { lifecycle: "published" } }],
+    );
     // The release's state never carries its definition.
     for (const event of await service.db.changeEvent.findMany({ where: { releaseId: newReleaseId, type: { startsWith: "release-" } } })) {
       expect(JSON.parse(event.state)).not.toHaveProperty("definition");
@@ -120,23 +142,47 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
     const environmentId = world.environment.id;
     const readers = { environment: world.viewer };
     let grantId = "";
-    await expectEvents(async () => {
-      const created = await world.deployer.http.post(`/v1/envs/${environmentId}/tool-middlewares`, { release: { type: "ById", releaseId: release.id }, automatic: true });
-      grantId = created.body.grant.id;
-    }, [{ type: "grant-created", environmentId, releaseId: release.id, accountId: world.owner.account.id, actorAccountId: world.deployer.account.id, state: { automatic: true } }], readers);
+    await expectEvents(
+      async () => {
+        const created = await world.deployer.http.post(`/v1/envs/${environmentId}/tool-middlewares`, {
+          release: { type: "ById", releaseId: release.id },
+          automatic: true,
+        });
+        grantId = created.body.grant.id;
+      },
+      [
+        {
+          type: "grant-created",
+          environmentId,
+          releaseId: release.id,
+          accountId: world.owner.account.id,
+          actorAccountId: world.deployer.account.id,
+          state: { automatic: true },
+        },
+      ],
+      readers,
+    );
     await expectEvents(
       () => world.deployer.http.post(`/v1/envs/${environmentId}/tool-middlewares`, { release: { type: "ById", releaseId: release.id }, automatic: false }),
       [{ type: "grant-flags-changed", state: { id: grantId, automatic: false } }],
       readers,
     );
     // Creating what exists changes nothing, and records nothing.
-    await expectEvents(() => world.deployer.http.post(`/v1/envs/${environmentId}/tool-middlewares`, { release: { type: "ById", releaseId: release.id } }), [], readers);
-    await expectEvents(() => world.deployer.http.delete(`/v1/environment-tool-middleware-grants/${grantId}`), [
-      { type: "grant-deleted", state: { id: grantId, lifecycle: "deleted" }, actorAccountId: world.deployer.account.id },
-    ], readers);
-    await expectEvents(() => world.owner.http.post(`/v1/environment-tool-middleware-grants/${grantId}/restore`), [
-      { type: "grant-restored", state: { id: grantId, lifecycle: "active" }, actorAccountId: world.owner.account.id },
-    ], readers);
+    await expectEvents(
+      () => world.deployer.http.post(`/v1/envs/${environmentId}/tool-middlewares`, { release: { type: "ById", releaseId: release.id } }),
+      [],
+      readers,
+    );
+    await expectEvents(
+      () => world.deployer.http.delete(`/v1/environment-tool-middleware-grants/${grantId}`),
+      [{ type: "grant-deleted", state: { id: grantId, lifecycle: "deleted" }, actorAccountId: world.deployer.account.id }],
+      readers,
+    );
+    await expectEvents(
+      () => world.owner.http.post(`/v1/environment-tool-middleware-grants/${grantId}/restore`),
+      [{ type: "grant-restored", state: { id: grantId, lifecycle: "active" }, actorAccountId: world.owner.account.id }],
+      readers,
+    );
   });
 
   it("environment created and shared, account created, token issued and revoked (once)", async () => {
@@ -152,27 +198,55 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
 
     // An owner's share is an offer, in the offered account's events only; accepting it shares.
     await expectEvents(
-      () => world.owner.http.graphql(`mutation($input: ShareEnvironmentInput!) { shareEnvironment(input: $input) { role } }`, { input: { environmentId, accountId: newcomer.account.id, role: "VIEWER" } }),
-      [{ type: "environment-share-offered", environmentId: null, accountId: newcomer.account.id, actorAccountId: world.owner.account.id, state: { environmentId, accountId: newcomer.account.id, role: "viewer", acceptedAt: null } }],
+      () =>
+        world.owner.http.graphql(`mutation($input: ShareEnvironmentInput!) { shareEnvironment(input: $input) { role } }`, {
+          input: { environmentId, accountId: newcomer.account.id, role: "VIEWER" },
+        }),
+      [
+        {
+          type: "environment-share-offered",
+          environmentId: null,
+          accountId: newcomer.account.id,
+          actorAccountId: world.owner.account.id,
+          state: { environmentId, accountId: newcomer.account.id, role: "viewer", acceptedAt: null },
+        },
+      ],
       { account: newcomer },
     );
     await expectEvents(
       () => newcomer.http.graphql(`mutation($id: UUID!) { acceptEnvironmentShare(environmentId: $id) { role } }`, { id: environmentId }),
-      [{ type: "environment-shared", environmentId, accountId: world.owner.account.id, actorAccountId: newcomer.account.id, state: { accountId: newcomer.account.id, role: "viewer" } }],
+      [
+        {
+          type: "environment-shared",
+          environmentId,
+          accountId: world.owner.account.id,
+          actorAccountId: newcomer.account.id,
+          state: { accountId: newcomer.account.id, role: "viewer" },
+        },
+      ],
     );
     // Accepting again changes nothing, and records nothing.
     await expectEvents(() => newcomer.http.graphql(`mutation($id: UUID!) { acceptEnvironmentShare(environmentId: $id) { role } }`, { id: environmentId }), []);
 
     await expectEvents(
-      () => world.admin.graphql(`mutation($input: CreateAccountInput!) { createAccount(input: $input) { uuid } }`, { input: { name: "Carol", email: `${uniqueName("carol")}@example.test` } }),
+      () =>
+        world.admin.graphql(`mutation($input: CreateAccountInput!) { createAccount(input: $input) { uuid } }`, {
+          input: { name: "Carol", email: `${uniqueName("carol")}@example.test` },
+        }),
       [{ type: "account-created", environmentId: null, state: { name: "Carol", admin: false } }],
     );
 
     let tokenId = "";
-    const [issued] = await expectEvents(async () => {
-      const response = await newcomer.http.graphql(`mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { token { uuid } } }`, { input: { accountId: newcomer.account.id, name: "ci" } });
-      tokenId = response.body.data.createApiToken.token.uuid;
-    }, [{ type: "api-token-issued", accountId: newcomer.account.id, actorAccountId: newcomer.account.id, state: { name: "ci", revokedAt: null } }], { account: newcomer });
+    const [issued] = await expectEvents(
+      async () => {
+        const response = await newcomer.http.graphql(`mutation($input: CreateApiTokenInput!) { createApiToken(input: $input) { token { uuid } } }`, {
+          input: { accountId: newcomer.account.id, name: "ci" },
+        });
+        tokenId = response.body.data.createApiToken.token.uuid;
+      },
+      [{ type: "api-token-issued", accountId: newcomer.account.id, actorAccountId: newcomer.account.id, state: { name: "ci", revokedAt: null } }],
+      { account: newcomer },
+    );
     expect(JSON.parse(issued!.state)).not.toHaveProperty("secretHash");
     const revoke = () => newcomer.http.graphql(`mutation($id: UUID!) { revokeApiToken(id: $id) { revokedAt } }`, { id: tokenId });
     await expectEvents(revoke, [{ type: "api-token-revoked", state: { id: tokenId } }], { account: newcomer });
@@ -206,7 +280,9 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
     expect((await world.owner.http.get(`/v1/accounts/${world.owner.account.id}/events`)).status).toBe(200);
     expect((await world.admin.get(`/v1/accounts/${world.owner.account.id}/events`)).status).toBe(200);
     // node(id:) answers exactly what the connections list.
-    const listed = await world.viewer.http.graphql(`query($id: UUID!) { environment(id: $id) { events(first: 1) { nodes { id uuid } } } }`, { id: environmentId });
+    const listed = await world.viewer.http.graphql(`query($id: UUID!) { environment(id: $id) { events(first: 1) { nodes { id uuid } } } }`, {
+      id: environmentId,
+    });
     const [event] = listed.body.data.environment.events.nodes;
     const fetchNode = (member: Member) => member.http.graphql(`query($id: ID!) { node(id: $id) { ... on ChangeEvent { uuid } } }`, { id: event.id });
     expect((await fetchNode(world.viewer)).body.data.node).toEqual({ uuid: event.uuid });
@@ -222,7 +298,9 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const page: { status: number; body: any } = await world.owner.http.get(`/v1/accounts/${world.owner.account.id}/events?limit=2${after ? `&after=${after}` : ""}`);
+      const page: { status: number; body: any } = await world.owner.http.get(
+        `/v1/accounts/${world.owner.account.id}/events?limit=2${after ? `&after=${after}` : ""}`,
+      );
       expect(page.status).toBe(200);
       seen.push(...page.body.values.map((value: { id: string }) => value.id));
       if (page.body.nextCursor === null) break;
@@ -230,7 +308,9 @@ describeEachDatabase("change events: one per transition, on both surfaces", (pro
       after = page.body.nextCursor;
     }
     expect(seen).toEqual(all.map((event) => event.id));
-    const last = await world.owner.http.graphql(`query($id: UUID!) { account(id: $id) { events(last: 2) { nodes { uuid } pageInfo { hasPreviousPage } } } }`, { id: world.owner.account.id });
+    const last = await world.owner.http.graphql(`query($id: UUID!) { account(id: $id) { events(last: 2) { nodes { uuid } pageInfo { hasPreviousPage } } } }`, {
+      id: world.owner.account.id,
+    });
     expect(last.body.data.account.events).toEqual({ nodes: all.slice(-2).map((event) => ({ uuid: event.id })), pageInfo: { hasPreviousPage: true } });
   });
 });

@@ -127,7 +127,11 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares: create a 
 
   it("answers a protected grant unchanged", async () => {
     const granted = await release();
-    const provisioned = await provisionProtectedGrant(service.db, { environmentId: world.environment.id, releaseId: granted.id, actorId: world.owner.account.id });
+    const provisioned = await provisionProtectedGrant(service.db, {
+      environmentId: world.environment.id,
+      releaseId: granted.id,
+      actorId: world.owner.account.id,
+    });
     const result = await rest(world.deployer, world.environment, { release: byCoordinates(world.owner, granted), automatic: false });
     expect(result.status).toBe(200);
     expect(result.body).toEqual(await grantViewOf(world, provisioned.id));
@@ -280,7 +284,11 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares: create a 
     expect((await rest(freeOwner, environment, { release: byId(releases[20]!) })).status).toBe(200);
   });
 
-  itAnswers401WithoutValidCredentials(() => world, "POST", () => paths.grants(world.environment.id));
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "POST",
+    () => paths.grants(world.environment.id),
+  );
 
   it("creates one grant for 10 concurrent identical requests, answering all of them with it (200)", async () => {
     const granted = await release();

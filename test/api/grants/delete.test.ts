@@ -142,7 +142,11 @@ describeEachDatabase("DELETE /v1/environment-tool-middleware-grants/{grant_id}: 
     expect(result.body.errors).toEqual([expect.stringContaining('"nope"')]);
   });
 
-  itAnswers401WithoutValidCredentials(() => world, "DELETE", () => paths.grant(UNKNOWN_ID));
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "DELETE",
+    () => paths.grant(UNKNOWN_ID),
+  );
 
   it("deletes once under concurrent deletions: one 204, the others 404 as if they came second", async () => {
     const granted = await activeGrant();

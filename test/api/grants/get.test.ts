@@ -91,7 +91,11 @@ describeEachDatabase("GET /v1/environment-tool-middleware-grants/{grant_id}: get
     expect(result.body.errors).toEqual([expect.stringContaining("12345")]);
   });
 
-  itAnswers401WithoutValidCredentials(() => world, "GET", () => paths.grant(shown.id));
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "GET",
+    () => paths.grant(shown.id),
+  );
 
   it("GraphQL grant answers the grant with its release and the release's owner", async () => {
     const result = await world.viewer.http.graphql(GET_GRANT, { id: shown.id });

@@ -101,7 +101,8 @@ describeEachDatabase("GET /v1/envs/{environment_id}/tool-middlewares: list activ
     const name = uniqueName("paged");
     const granted = [];
     // Created in reverse list order, so the pages cannot come out right by id or creation order alone.
-    for (const version of ["1.0.4", "1.0.3", "1.0.2", "1.0.1", "1.0.0"]) granted.unshift(await grant(environment, await world.publish(world.owner, name, version)));
+    for (const version of ["1.0.4", "1.0.3", "1.0.2", "1.0.1", "1.0.0"])
+      granted.unshift(await grant(environment, await world.publish(world.owner, name, version)));
     const pages: string[][] = [];
     let cursor: string | null = null;
     do {
@@ -149,7 +150,11 @@ describeEachDatabase("GET /v1/envs/{environment_id}/tool-middlewares: list activ
     expectRestError(await world.owner.http.get(paths.grants(UNKNOWN_ID)), 404, "ENVIRONMENT_NOT_FOUND");
   });
 
-  itAnswers401WithoutValidCredentials(() => world, "GET", () => paths.grants(world.environment.id));
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "GET",
+    () => paths.grants(world.environment.id),
+  );
 
   it("GraphQL Environment.activeGrants and the grants connection give the list in the same order", async () => {
     const environment = await sharedEnvironment(world);

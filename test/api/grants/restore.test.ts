@@ -126,7 +126,11 @@ describeEachDatabase("POST /v1/environment-tool-middleware-grants/{grant_id}/res
     expect(result.body.errors).toEqual([expect.stringContaining('"xyz"')]);
   });
 
-  itAnswers401WithoutValidCredentials(() => world, "POST", () => paths.restore(UNKNOWN_ID));
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "POST",
+    () => paths.restore(UNKNOWN_ID),
+  );
 
   it("restores once under concurrent restores: one 200, the others 409 as if they came second", async () => {
     const deleted = await deletedGrant();
@@ -139,6 +143,11 @@ describeEachDatabase("POST /v1/environment-tool-middleware-grants/{grant_id}/res
     const deleted = await deletedGrant();
     const result = await world.deployer.http.graphql(RESTORE_GRANT, { id: deleted.id });
     expect(result.body.errors).toBeUndefined();
-    expect(result.body.data.restoreGrant).toMatchObject({ uuid: deleted.id, lifecycle: "ACTIVE", automatic: false, stateChangedById: world.deployer.account.id });
+    expect(result.body.data.restoreGrant).toMatchObject({
+      uuid: deleted.id,
+      lifecycle: "ACTIVE",
+      automatic: false,
+      stateChangedById: world.deployer.account.id,
+    });
   });
 });

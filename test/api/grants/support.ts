@@ -79,7 +79,8 @@ export async function grantViewOf(world: World, grantId: string): Promise<Record
 
 export const storedGrant = (world: World, grantId: string) => world.service.db.grant.findUniqueOrThrow({ where: { id: grantId } });
 
-const GRANT_FIELDS = "uuid environmentId releaseId protected automatic followCoordinates lifecycle stateChangedAt stateChangedById release { uuid owner { email } }";
+const GRANT_FIELDS =
+  "uuid environmentId releaseId protected automatic followCoordinates lifecycle stateChangedAt stateChangedById release { uuid owner { email } }";
 export const GET_GRANT = `query ($id: UUID!) { grant(id: $id) { ${GRANT_FIELDS} } }`;
 export const CREATE_GRANT = `mutation ($environmentId: UUID!, $input: CreateGrantInput!) { createGrant(environmentId: $environmentId, input: $input) { ${GRANT_FIELDS} } }`;
 export const DELETE_GRANT = `mutation ($id: UUID!, $automatic: Boolean) { deleteGrant(id: $id, automatic: $automatic) { ${GRANT_FIELDS} } }`;

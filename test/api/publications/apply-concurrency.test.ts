@@ -25,7 +25,12 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: con
 
   it(`publishes one coordinate once when ${PARALLEL} applies race with the same content; the others see noChange or 409 CONCURRENT_UPDATE`, async () => {
     const name = uniqueName("race");
-    const outcomes = (await race(world.environment.id, Array.from({ length: PARALLEL }, () => body({ publications: [publication(definitionFor(name, "1.0.0"))] })))).map(outcomeOf);
+    const outcomes = (
+      await race(
+        world.environment.id,
+        Array.from({ length: PARALLEL }, () => body({ publications: [publication(definitionFor(name, "1.0.0"))] })),
+      )
+    ).map(outcomeOf);
     expect(outcomes.filter((outcome) => outcome === "publish")).toHaveLength(1);
     for (const outcome of outcomes.filter((outcome) => outcome !== "publish")) expect(["noChange", "409 CONCURRENT_UPDATE"]).toContain(outcome);
     expect(await allReleasesAt(service, world.owner, name, "1.0.0")).toHaveLength(1);
@@ -34,7 +39,10 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: con
   it(`keeps one non-superseded release when ${PARALLEL} applies race with different content for a mutable coordinate`, async () => {
     const name = uniqueName("race");
     const outcomes = (
-      await race(world.environment.id, Array.from({ length: PARALLEL }, () => body({ publications: [publication(otherContent(definitionFor(name, "1.0.0")))] })))
+      await race(
+        world.environment.id,
+        Array.from({ length: PARALLEL }, () => body({ publications: [publication(otherContent(definitionFor(name, "1.0.0")))] })),
+      )
     ).map(outcomeOf);
     const winners = outcomes.filter((outcome) => outcome === "publish" || outcome === "supersede");
     expect(outcomes.filter((outcome) => outcome === "publish")).toHaveLength(1);
@@ -50,7 +58,10 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: con
     const environment = await sharedEnvironment(world, { versionCheck: true });
     const name = uniqueName("race");
     const outcomes = (
-      await race(environment.id, Array.from({ length: PARALLEL }, () => body({ publications: [publication(otherContent(definitionFor(name, "1.0.0")))] })))
+      await race(
+        environment.id,
+        Array.from({ length: PARALLEL }, () => body({ publications: [publication(otherContent(definitionFor(name, "1.0.0")))] })),
+      )
     ).map(outcomeOf);
     expect(outcomes.filter((outcome) => outcome === "publish")).toHaveLength(1);
     for (const outcome of outcomes.filter((outcome) => outcome !== "publish")) {

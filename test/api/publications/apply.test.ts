@@ -46,7 +46,11 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
   });
   afterAll(() => service?.stopAndDrop());
 
-  itAnswers401WithoutValidCredentials(() => world, "POST", () => paths.apply(world.environment.id));
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "POST",
+    () => paths.apply(world.environment.id),
+  );
 
   it.each(PLAN_ROWS)("does what validate planned: $row", async (row) => {
     const name = uniqueName("row");
@@ -88,11 +92,15 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
   it("answers the plan, releases in the tool release shape (2.4), grant views (2.2) and deleted grant ids", async () => {
     const [name, old] = [uniqueName("shape"), uniqueName("shape")];
     const deletable = await grantOf(world.owner, world.environment.id, byId(await world.publish(world.owner, old, "1.0.0")));
-    const result = await apply(world.deployer, world.environment.id, body({
-      publications: [publication(definitionFor(name, "1.0.0"))],
-      creations: [{ release: coordinatesOf(name), automatic: true }],
-      deletions: [deletable.id],
-    }));
+    const result = await apply(
+      world.deployer,
+      world.environment.id,
+      body({
+        publications: [publication(definitionFor(name, "1.0.0"))],
+        creations: [{ release: coordinatesOf(name), automatic: true }],
+        deletions: [deletable.id],
+      }),
+    );
     expect(result.status).toBe(200);
     const [release] = await allReleasesAt(service, world.owner, name, "1.0.0");
     const grant = await service.db.grant.findFirstOrThrow({ where: { environmentId: world.environment.id, releaseId: release!.id } });
@@ -139,9 +147,13 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
   it("answers 400 REQUEST_INVALID when a publication that publishes or supersedes has no source", async () => {
     const [fresh, same] = [uniqueName("sourceless"), uniqueName("sourceless")];
     await world.publish(world.owner, same, "1.0.0");
-    const result = await apply(world.owner, world.environment.id, body({
-      publications: [publication(definitionFor(same, "1.0.0"), null), publication(definitionFor(fresh, "1.0.0"), null)],
-    }));
+    const result = await apply(
+      world.owner,
+      world.environment.id,
+      body({
+        publications: [publication(definitionFor(same, "1.0.0"), null), publication(definitionFor(fresh, "1.0.0"), null)],
+      }),
+    );
     expect(result.status).toBe(400);
     // The noChange publication needs no source; only the one that publishes is listed.
     expect(result.body).toEqual({ code: "REQUEST_INVALID", errors: [`publications[1].source: required to publish ${fresh} 1.0.0`] });
@@ -151,7 +163,11 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
   it("supersede moves the active grants that follow coordinates, in every environment, and leaves pinned and deleted grants", async () => {
     const name = uniqueName("follow");
     const old = await world.publish(world.owner, name, "1.0.0");
-    const [pinnedHere, elsewhere, deletedElsewhere] = [await sharedEnvironment(world), await world.environmentOf(world.stranger), await sharedEnvironment(world)];
+    const [pinnedHere, elsewhere, deletedElsewhere] = [
+      await sharedEnvironment(world),
+      await world.environmentOf(world.stranger),
+      await sharedEnvironment(world),
+    ];
     const following = await grantOf(world.owner, world.environment.id, coordinatesOf(name));
     const pinned = await grantOf(world.owner, pinnedHere.id, byId(old));
     const strangersFollowing = await grantOf(world.stranger, elsewhere.id, coordinatesOf(name), false);
@@ -192,10 +208,17 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
   it("is atomic: a failing creation rolls back the publication before it", async () => {
     const name = uniqueName("atomic");
     const before = await snapshotAllTables(service);
-    const result = await apply(world.owner, world.environment.id, body({
-      publications: [publication(definitionFor(name, "1.0.0"))],
-      creations: [{ release: coordinatesOf(name), automatic: true }, { release: { type: "ById", releaseId: UNKNOWN_ID }, automatic: true }],
-    }));
+    const result = await apply(
+      world.owner,
+      world.environment.id,
+      body({
+        publications: [publication(definitionFor(name, "1.0.0"))],
+        creations: [
+          { release: coordinatesOf(name), automatic: true },
+          { release: { type: "ById", releaseId: UNKNOWN_ID }, automatic: true },
+        ],
+      }),
+    );
     expectRestError(result, 404, "REFERENCED_TOOL_RELEASE_NOT_FOUND");
     expect(await snapshotAllTables(service)).toEqual(before);
   });
@@ -204,11 +227,15 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
     const name = uniqueName("atomic");
     const manual = await grantOf(world.owner, world.environment.id, byId(await world.publish(world.owner, uniqueName(), "1.0.0")), false);
     const before = await snapshotAllTables(service);
-    const result = await apply(world.owner, world.environment.id, body({
-      publications: [publication(definitionFor(name, "1.0.0"))],
-      creations: [{ release: coordinatesOf(name), automatic: true }],
-      deletions: [manual.id],
-    }));
+    const result = await apply(
+      world.owner,
+      world.environment.id,
+      body({
+        publications: [publication(definitionFor(name, "1.0.0"))],
+        creations: [{ release: coordinatesOf(name), automatic: true }],
+        deletions: [manual.id],
+      }),
+    );
     expectRestError(result, 404, "ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND");
     expect(await snapshotAllTables(service)).toEqual(before);
   });
@@ -217,9 +244,13 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
     const [fresh, immutable] = [uniqueName("conflict"), uniqueName("conflict")];
     await world.publish(world.owner, immutable, "1.0.0", { immutable: true });
     const before = await snapshotAllTables(service);
-    const result = await apply(world.owner, world.environment.id, body({
-      publications: [publication(definitionFor(fresh, "1.0.0")), publication(otherContent(definitionFor(immutable, "1.0.0")))],
-    }));
+    const result = await apply(
+      world.owner,
+      world.environment.id,
+      body({
+        publications: [publication(definitionFor(fresh, "1.0.0")), publication(otherContent(definitionFor(immutable, "1.0.0")))],
+      }),
+    );
     expectRestError(result, 409, "TOOL_RELEASE_IMMUTABLE_CONFLICT");
     expect(await snapshotAllTables(service)).toEqual(before);
   });
@@ -227,7 +258,11 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
   it("answers 409 TOOL_RELEASE_IMMUTABLE_CONFLICT for a creation of a mutable release in a versionCheck environment", async () => {
     const environment = await sharedEnvironment(world, { versionCheck: true });
     const mutable = await world.publish(world.owner, uniqueName(), "1.0.0");
-    expectRestError(await apply(world.deployer, environment.id, body({ creations: [{ release: byId(mutable), automatic: true }] })), 409, "TOOL_RELEASE_IMMUTABLE_CONFLICT");
+    expectRestError(
+      await apply(world.deployer, environment.id, body({ creations: [{ release: byId(mutable), automatic: true }] })),
+      409,
+      "TOOL_RELEASE_IMMUTABLE_CONFLICT",
+    );
   });
 
   it("answers 422 LIMIT_EXCEEDED for a definition larger than the owner's plan allows", async () => {
@@ -282,7 +317,9 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/apply: app
     const applied = result.body.data.applyToolMiddlewares;
     expect(applied.publicationPlan).toEqual([{ action: "PUBLISH", name, version: "1.0.0", reason: REASONS.publish }]);
     expect(applied.releases).toEqual([{ uuid: expect.any(String), name, version: "1.0.0", lifecycle: "PUBLISHED", immutable: false }]);
-    expect(applied.grants).toEqual([{ uuid: expect.any(String), releaseId: applied.releases[0].uuid, followCoordinates: true, automatic: true, lifecycle: "ACTIVE" }]);
+    expect(applied.grants).toEqual([
+      { uuid: expect.any(String), releaseId: applied.releases[0].uuid, followCoordinates: true, automatic: true, lifecycle: "ACTIVE" },
+    ]);
     expect(applied.deletedGrantIds).toEqual([]);
   });
 

@@ -61,7 +61,11 @@ export function otherContent(definition: MiddlewareDefinition, summary = `Change
 export function reversedKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(reversedKeys) as T;
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).reverse().map(([key, member]) => [key, reversedKeys(member)])) as T;
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([key, member]) => [key, reversedKeys(member)]),
+    ) as T;
   }
   return value;
 }

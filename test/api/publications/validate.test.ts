@@ -37,7 +37,11 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
   });
   afterAll(() => service?.stopAndDrop());
 
-  itAnswers401WithoutValidCredentials(() => world, "POST", () => paths.validate(world.environment.id));
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "POST",
+    () => paths.validate(world.environment.id),
+  );
 
   it.each(PLAN_ROWS)("plans $row", async (row) => {
     const name = uniqueName("plan");
@@ -53,9 +57,17 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
     await world.publish(world.owner, published, "1.0.0");
     // The deployer's own release at the same coordinate does not count: the owner publishes.
     await world.publish(world.deployer, fresh, "1.0.0");
-    const result = await validate(world.deployer, world.environment.id, body({
-      publications: [publication(definitionFor(fresh, "1.0.0")), publication(definitionFor(published, "1.0.0")), publication(definitionFor(published + "-x", "2.0.0"))],
-    }));
+    const result = await validate(
+      world.deployer,
+      world.environment.id,
+      body({
+        publications: [
+          publication(definitionFor(fresh, "1.0.0")),
+          publication(definitionFor(published, "1.0.0")),
+          publication(definitionFor(published + "-x", "2.0.0")),
+        ],
+      }),
+    );
     expect(result.status).toBe(200);
     expect(result.body.publicationPlan).toEqual([
       { action: "publish", name: fresh, version: "1.0.0", reason: REASONS.publish },
@@ -98,7 +110,11 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
 
   it("answers 403 AUTH_FORBIDDEN when a viewer's body creates grants", async () => {
     const release = await world.publish(world.owner, uniqueName(), "1.0.0");
-    expectRestError(await validate(world.viewer, world.environment.id, body({ creations: [{ release: byId(release), automatic: true }] })), 403, "AUTH_FORBIDDEN");
+    expectRestError(
+      await validate(world.viewer, world.environment.id, body({ creations: [{ release: byId(release), automatic: true }] })),
+      403,
+      "AUTH_FORBIDDEN",
+    );
   });
 
   it("answers 403 AUTH_FORBIDDEN when a viewer's body deletes grants", async () => {
@@ -134,17 +150,28 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
 
   it("answers 400 DUPLICATE_TOOL_MIDDLEWARE_PUBLICATION for two publications with one name", async () => {
     const name = uniqueName("twice");
-    const result = await validate(world.owner, world.environment.id, body({
-      publications: [publication(definitionFor(name, "1.0.0")), publication(jsonFormat()), publication(definitionFor(name, "2.0.0"))],
-    }));
+    const result = await validate(
+      world.owner,
+      world.environment.id,
+      body({
+        publications: [publication(definitionFor(name, "1.0.0")), publication(jsonFormat()), publication(definitionFor(name, "2.0.0"))],
+      }),
+    );
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({ code: "DUPLICATE_TOOL_MIDDLEWARE_PUBLICATION", errors: [`publications[2].name: "${name}" is already published by publications[0]`] });
+    expect(result.body).toEqual({
+      code: "DUPLICATE_TOOL_MIDDLEWARE_PUBLICATION",
+      errors: [`publications[2].name: "${name}" is already published by publications[0]`],
+    });
   });
 
   it("answers 400 TOOL_MIDDLEWARE_PUBLICATION_NAME_MISMATCH when definition.name is not the publication's name", async () => {
-    const result = await validate(world.owner, world.environment.id, body({
-      publications: [publication(jsonFormat()), { name: "git-lite-2", definition: definitionFor("git-lite", "1.0.0") }],
-    }));
+    const result = await validate(
+      world.owner,
+      world.environment.id,
+      body({
+        publications: [publication(jsonFormat()), { name: "git-lite-2", definition: definitionFor("git-lite", "1.0.0") }],
+      }),
+    );
     expect(result.status).toBe(400);
     expect(result.body).toEqual({
       code: "TOOL_MIDDLEWARE_PUBLICATION_NAME_MISMATCH",
@@ -170,27 +197,41 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
     for (let index = 0; index < 49; index += 1) await world.publish(freeOwner, `filled-${index}`, "1.0.0");
     const one = await validate(freeOwner, environment.id, body({ publications: [publication(definitionFor("fiftieth", "1.0.0"))] }));
     expect(one.status).toBe(200);
-    const two = await validate(freeOwner, environment.id, body({
-      publications: [publication(definitionFor("fiftieth", "1.0.0")), publication(definitionFor("fifty-first", "1.0.0"))],
-    }));
+    const two = await validate(
+      freeOwner,
+      environment.id,
+      body({
+        publications: [publication(definitionFor("fiftieth", "1.0.0")), publication(definitionFor("fifty-first", "1.0.0"))],
+      }),
+    );
     expectRestError(two, 422, "LIMIT_EXCEEDED");
     // Re-publishing identical content adds nothing, so it stays within the limit.
-    const same = await validate(freeOwner, environment.id, body({ publications: [publication(definitionFor("filled-0", "1.0.0")), publication(definitionFor("fiftieth", "1.0.0"))] }));
+    const same = await validate(
+      freeOwner,
+      environment.id,
+      body({ publications: [publication(definitionFor("filled-0", "1.0.0")), publication(definitionFor("fiftieth", "1.0.0"))] }),
+    );
     expect(same.status).toBe(200);
   });
 
   it("resolves a creation ByCoordinates against a release the same body publishes", async () => {
     const name = uniqueName("planned");
-    const result = await validate(world.deployer, world.environment.id, body({
-      publications: [publication(definitionFor(name, "1.0.0"))],
-      creations: [{ release: { type: "ByCoordinates", account: world.owner.account.email.toUpperCase(), name, version: "1.0.0" }, automatic: true }],
-    }));
+    const result = await validate(
+      world.deployer,
+      world.environment.id,
+      body({
+        publications: [publication(definitionFor(name, "1.0.0"))],
+        creations: [{ release: { type: "ByCoordinates", account: world.owner.account.email.toUpperCase(), name, version: "1.0.0" }, automatic: true }],
+      }),
+    );
     expect(result.status).toBe(200);
     expect(result.body.publicationPlan).toEqual([{ action: "publish", name, version: "1.0.0", reason: REASONS.publish }]);
   });
 
   it("answers 404 REFERENCED_TOOL_RELEASE_NOT_FOUND for a creation ByCoordinates that nothing publishes", async () => {
-    const creations = [{ release: { type: "ByCoordinates", account: world.owner.account.email, name: uniqueName("nowhere"), version: "1.0.0" }, automatic: true }];
+    const creations = [
+      { release: { type: "ByCoordinates", account: world.owner.account.email, name: uniqueName("nowhere"), version: "1.0.0" }, automatic: true },
+    ];
     expectRestError(await validate(world.deployer, world.environment.id, body({ creations })), 404, "REFERENCED_TOOL_RELEASE_NOT_FOUND");
   });
 
@@ -200,9 +241,16 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
   });
 
   it("answers 400 REQUEST_INVALID for a malformed selector, located in the creation", async () => {
-    const result = await validate(world.deployer, world.environment.id, body({
-      creations: [{ release: byId(await world.publish(world.owner, uniqueName(), "1.0.0")), automatic: true }, { release: { type: "ById" }, automatic: true }],
-    }));
+    const result = await validate(
+      world.deployer,
+      world.environment.id,
+      body({
+        creations: [
+          { release: byId(await world.publish(world.owner, uniqueName(), "1.0.0")), automatic: true },
+          { release: { type: "ById" }, automatic: true },
+        ],
+      }),
+    );
     expect(result.status).toBe(400);
     expect(result.body).toEqual({ code: "REQUEST_INVALID", errors: ["grantReconciliation.creations[1].release.releaseId: required when type is ById"] });
   });
@@ -210,16 +258,24 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
   it("answers 409 TOOL_RELEASE_IMMUTABLE_CONFLICT for a creation of a mutable release in a versionCheck environment", async () => {
     const environment = await sharedEnvironment(world, { versionCheck: true });
     const mutable = await world.publish(world.owner, uniqueName(), "1.0.0");
-    expectRestError(await validate(world.deployer, environment.id, body({ creations: [{ release: byId(mutable), automatic: true }] })), 409, "TOOL_RELEASE_IMMUTABLE_CONFLICT");
+    expectRestError(
+      await validate(world.deployer, environment.id, body({ creations: [{ release: byId(mutable), automatic: true }] })),
+      409,
+      "TOOL_RELEASE_IMMUTABLE_CONFLICT",
+    );
   });
 
   it("accepts, in a versionCheck environment, a creation of a release the same body publishes (it will be immutable)", async () => {
     const environment = await sharedEnvironment(world, { versionCheck: true });
     const name = uniqueName();
-    const result = await validate(world.deployer, environment.id, body({
-      publications: [publication(definitionFor(name, "1.0.0"))],
-      creations: [{ release: { type: "ByCoordinates", account: world.owner.account.email, name, version: "1.0.0" }, automatic: true }],
-    }));
+    const result = await validate(
+      world.deployer,
+      environment.id,
+      body({
+        publications: [publication(definitionFor(name, "1.0.0"))],
+        creations: [{ release: { type: "ByCoordinates", account: world.owner.account.email, name, version: "1.0.0" }, automatic: true }],
+      }),
+    );
     expect(result.status).toBe(200);
   });
 
@@ -233,7 +289,16 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
     const [twentieth, twentyFirst] = [await world.publish(freeOwner, "twentieth", "1.0.0"), await world.publish(freeOwner, "twenty-first", "1.0.0")];
     const within = await validate(freeOwner, environment.id, body({ creations: [{ release: byId(twentieth), automatic: true }] }));
     expect(within.status).toBe(200);
-    const over = await validate(freeOwner, environment.id, body({ creations: [{ release: byId(twentieth), automatic: true }, { release: byId(twentyFirst), automatic: true }] }));
+    const over = await validate(
+      freeOwner,
+      environment.id,
+      body({
+        creations: [
+          { release: byId(twentieth), automatic: true },
+          { release: byId(twentyFirst), automatic: true },
+        ],
+      }),
+    );
     expectRestError(over, 422, "LIMIT_EXCEEDED");
   });
 
@@ -256,7 +321,11 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
   });
 
   it("answers 404 ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND for a deletion of an unknown grant", async () => {
-    expectRestError(await validate(world.deployer, world.environment.id, body({ deletions: [UNKNOWN_ID] })), 404, "ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND");
+    expectRestError(
+      await validate(world.deployer, world.environment.id, body({ deletions: [UNKNOWN_ID] })),
+      404,
+      "ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND",
+    );
   });
 
   it("answers 403 AUTH_FORBIDDEN for a deletion of a protected grant", async () => {
@@ -269,7 +338,10 @@ describeEachDatabase("POST /v1/envs/{environment_id}/tool-middlewares/validate: 
     const grant = await automaticGrantOf(world.environment.id, (await world.publish(world.owner, uniqueName(), "1.0.0")).id);
     const result = await validate(world.deployer, world.environment.id, body({ deletions: [grant.id, grant.id] }));
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({ code: "REQUEST_INVALID", errors: [`grantReconciliation.deletions[1]: grant ${grant.id} is already deleted by grantReconciliation.deletions[0]`] });
+    expect(result.body).toEqual({
+      code: "REQUEST_INVALID",
+      errors: [`grantReconciliation.deletions[1]: grant ${grant.id} is already deleted by grantReconciliation.deletions[0]`],
+    });
   });
 
   it("answers the same plan through GraphQL validateToolMiddlewares, actions named PUBLISH, NO_CHANGE, SUPERSEDE and CONFLICT (REST: publish, noChange, supersede, conflict)", async () => {

@@ -122,7 +122,11 @@ describeEachDatabase("DELETE /v1/tool-releases/{release_id}: de-publish a tool r
     expect(result.body).toEqual(errorBody("NOT_FOUND"));
   });
 
-  itAnswers401WithoutValidCredentials(() => world, "DELETE", () => `/v1/tool-releases/${UNKNOWN_ID}`);
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "DELETE",
+    () => `/v1/tool-releases/${UNKNOWN_ID}`,
+  );
 
   describe("through GraphQL depublishToolRelease", () => {
     it("de-publishes and returns the release", async () => {

@@ -130,7 +130,11 @@ describeEachDatabase("GET /v1/tool-releases/{release_id}: get a tool release", (
     expect(result.body).toEqual(errorBody("NOT_FOUND"));
   });
 
-  itAnswers401WithoutValidCredentials(() => world, "GET", () => `/v1/tool-releases/${release.id}`);
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "GET",
+    () => `/v1/tool-releases/${release.id}`,
+  );
 
   it("GraphQL toolRelease returns the same release to its owner", async () => {
     const result = await world.owner.http.graphql(GET_RELEASE, { id: release.id });

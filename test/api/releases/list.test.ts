@@ -74,9 +74,7 @@ describeEachDatabase("GET /v1/accounts/{account_id}/tool-releases: list tool rel
     const alpha = await listOf(publisher, "?name=alpha");
     expect(idsOf(alpha.body.values)).toEqual(idsOf(expectedOrder.filter((release) => release.name === "alpha")));
     const publishedAlpha = await listOf(publisher, "?name=alpha&lifecycle=published");
-    expect(idsOf(publishedAlpha.body.values)).toEqual(
-      idsOf(expectedOrder.filter((release) => release.name === "alpha" && release.lifecycle === "published")),
-    );
+    expect(idsOf(publishedAlpha.body.values)).toEqual(idsOf(expectedOrder.filter((release) => release.name === "alpha" && release.lifecycle === "published")));
     const prefix = await listOf(publisher, "?name=alp");
     expect(prefix.body).toEqual({ values: [], nextCursor: null });
   });
@@ -184,7 +182,11 @@ describeEachDatabase("GET /v1/accounts/{account_id}/tool-releases: list tool rel
     expect(result.body).toEqual(errorBody("METHOD_NOT_ALLOWED"));
   });
 
-  itAnswers401WithoutValidCredentials(() => world, "GET", () => `/v1/accounts/${world.owner.account.id}/tool-releases`);
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "GET",
+    () => `/v1/accounts/${world.owner.account.id}/tool-releases`,
+  );
 
   it("GraphQL Account.toolReleaseList returns the same list with the same filters", async () => {
     const result = await publisher.http.graphql(
@@ -193,7 +195,9 @@ describeEachDatabase("GET /v1/accounts/{account_id}/tool-releases: list tool rel
     );
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.account.toolReleaseList).toEqual(
-      expectedOrder.filter((release) => release.name === "alpha" && release.lifecycle === "published").map((release) => ({ uuid: release.id, lifecycle: "PUBLISHED" })),
+      expectedOrder
+        .filter((release) => release.name === "alpha" && release.lifecycle === "published")
+        .map((release) => ({ uuid: release.id, lifecycle: "PUBLISHED" })),
     );
   });
 

@@ -149,7 +149,11 @@ describeEachDatabase("POST /v1/tool-releases/{release_id}/restore: restore a too
     expect(result.body).toEqual(errorBody("NOT_FOUND"));
   });
 
-  itAnswers401WithoutValidCredentials(() => world, "POST", () => `/v1/tool-releases/${UNKNOWN_ID}/restore`);
+  itAnswers401WithoutValidCredentials(
+    () => world,
+    "POST",
+    () => `/v1/tool-releases/${UNKNOWN_ID}/restore`,
+  );
 
   describe("through GraphQL restoreToolRelease", () => {
     it("restores and returns the release", async () => {

@@ -32,7 +32,10 @@ async function buildRejectedCredentials(world: World): Promise<Record<RejectedCr
   const expired = await issueToken(db, "system", { accountId: world.owner.account.id, name: "expired" });
   // issueToken refuses an expiry in the past, so the token is issued valid and then aged in place.
   await db.apiToken.update({ where: { id: expired.token.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
-  const as = (token?: string): Send => (method, path) => client(url, token).request(method, path);
+  const as =
+    (token?: string): Send =>
+    (method, path) =>
+      client(url, token).request(method, path);
   return {
     "no token": as(),
     "a malformed Authorization header": (method, path) => client(url).request(method, path, undefined, { authorization: "Basic b3duZXI6c2VjcmV0" }),

@@ -17,9 +17,8 @@ export type Answer<P extends keyof paths, M extends Method> = {
 }[keyof Responses<P, M>];
 
 type Parameters<P extends keyof paths, M extends Method> = OperationOf<P, M> extends { parameters: infer Ps } ? Ps : never;
-type RequestBody<P extends keyof paths, M extends Method> = OperationOf<P, M> extends { requestBody?: { content: { "application/json": infer Body } } }
-  ? Body
-  : never;
+type RequestBody<P extends keyof paths, M extends Method> =
+  OperationOf<P, M> extends { requestBody?: { content: { "application/json": infer Body } } } ? Body : never;
 
 export interface CallOptions<P extends keyof paths, M extends Method> {
   params?: Parameters<P, M> extends { path: infer Path } ? Path : never;

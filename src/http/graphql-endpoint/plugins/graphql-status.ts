@@ -70,5 +70,10 @@ function hasWellFormedParameters(params: unknown): boolean {
   if (typeof params !== "object" || params === null) return false;
   const { query, operationName, variables, extensions } = params as Record<string, unknown>;
   const isMap = (value: unknown) => value === undefined || value === null || (typeof value === "object" && !Array.isArray(value));
-  return typeof query === "string" && (operationName === undefined || operationName === null || typeof operationName === "string") && isMap(variables) && isMap(extensions);
+  return (
+    typeof query === "string" &&
+    (operationName === undefined || operationName === null || typeof operationName === "string") &&
+    isMap(variables) &&
+    isMap(extensions)
+  );
 }

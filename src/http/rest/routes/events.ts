@@ -66,7 +66,8 @@ export const EVENT_ROUTES: RestRoute[] = [
     method: "GET",
     path: "/v1/envs/:environmentId/events",
     contract: contractOf("List an environment's change events", "Events of the environment, oldest first; anyone who can see the environment may read them."),
-    document: graphql(`
+    document: graphql(
+      `
       query EnvironmentEvents($environmentId: UUID!, $limit: Int, $after: String) {
         environment(id: $environmentId) {
           events(first: $limit, after: $after) {
@@ -75,7 +76,9 @@ export const EVENT_ROUTES: RestRoute[] = [
           }
         }
       }
-    `, [CHANGE_EVENT_VIEW]),
+    `,
+      [CHANGE_EVENT_VIEW],
+    ),
     variables: (input) => ({ environmentId: input.params.environmentId, ...pageOf(input, "environmentId") }),
     respond: (data) => pageBody(present(data.environment, "environment").events, toRestEvent),
   }),
@@ -83,8 +86,12 @@ export const EVENT_ROUTES: RestRoute[] = [
     name: "list account events",
     method: "GET",
     path: "/v1/accounts/:accountId/events",
-    contract: contractOf("List an account's change events", "Events of what the account owns (releases, environments with their grants and shares, tokens), oldest first; the account itself and administrators may read them."),
-    document: graphql(`
+    contract: contractOf(
+      "List an account's change events",
+      "Events of what the account owns (releases, environments with their grants and shares, tokens), oldest first; the account itself and administrators may read them.",
+    ),
+    document: graphql(
+      `
       query AccountEvents($accountId: UUID!, $limit: Int, $after: String) {
         account(id: $accountId) {
           events(first: $limit, after: $after) {
@@ -93,7 +100,9 @@ export const EVENT_ROUTES: RestRoute[] = [
           }
         }
       }
-    `, [CHANGE_EVENT_VIEW]),
+    `,
+      [CHANGE_EVENT_VIEW],
+    ),
     variables: (input) => ({ accountId: input.params.accountId, ...pageOf(input, "accountId") }),
     respond: (data) => pageBody(present(data.account, "account").events, toRestEvent),
   }),

@@ -88,7 +88,7 @@ function deletionOf(input: RestInput): { automatic: boolean } {
   if (body === undefined) return { automatic: false };
   const problems: string[] = [];
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    problems.push("body: expected an object such as {\"automatic\": false}");
+    problems.push('body: expected an object such as {"automatic": false}');
   } else {
     for (const key of Object.keys(body)) if (key !== "automatic") problems.push(`body.${key}: unknown field; the only field is automatic`);
     const automatic = (body as { automatic?: unknown }).automatic;
@@ -103,13 +103,15 @@ export const GRANT_ROUTES: RestRoute[] = [
     name: "list active grants",
     method: "GET",
     path: "/v1/envs/:environmentId/tool-middlewares",
-    contract: { tag: "Grants",
+    contract: {
+      tag: "Grants",
       summary: "List active grants",
       description: `Active grants of the environment whose releases are published or superseded, ${PAGES_DESCRIPTION}`,
       query: PAGE_PARAMETERS,
       success: { status: 200, schema: GrantList },
     },
-    document: graphql(`
+    document: graphql(
+      `
       query ListActiveGrants($environmentId: UUID!, $limit: Int!, $cursor: String) {
         environment(id: $environmentId) {
           grants(first: $limit, after: $cursor) {
@@ -125,7 +127,9 @@ export const GRANT_ROUTES: RestRoute[] = [
           }
         }
       }
-    `, [GRANT_VIEW]),
+    `,
+      [GRANT_VIEW],
+    ),
     variables: (input) => ({ environmentId: input.params.environmentId, ...pageOf(input) }),
     argumentLocations: { after: "query.cursor" },
     respond: ({ environment }) => pageBody(environment.grants, toGrantView),
@@ -134,20 +138,28 @@ export const GRANT_ROUTES: RestRoute[] = [
     name: "create grant",
     method: "POST",
     path: "/v1/envs/:environmentId/tool-middlewares",
-    contract: { tag: "Grants",
+    contract: {
+      tag: "Grants",
       summary: "Grant a release",
       description: "Grants an exact release to the environment; creating the same grant again answers the existing one.",
-      body: { schema: GrantCreation, required: true, example: { release: { type: "ById", releaseId: "01a201cd-ac31-728b-b411-4c2a3ab92a61" }, automatic: false } },
+      body: {
+        schema: GrantCreation,
+        required: true,
+        example: { release: { type: "ById", releaseId: "01a201cd-ac31-728b-b411-4c2a3ab92a61" }, automatic: false },
+      },
       success: { status: 200, schema: GrantView },
       refusals: [409, 422],
     },
-    document: graphql(`
+    document: graphql(
+      `
       mutation CreateGrant($environmentId: UUID!, $body: CreateGrantInput!) {
         createGrant(environmentId: $environmentId, input: $body) {
           ...GrantView
         }
       }
-    `, [GRANT_VIEW]),
+    `,
+      [GRANT_VIEW],
+    ),
     variables: (input) => ({ environmentId: input.params.environmentId, ...creationOf(input) }),
     respond: (data) => toGrantView(present(data.createGrant, "createGrant")),
   }),
@@ -156,13 +168,16 @@ export const GRANT_ROUTES: RestRoute[] = [
     method: "GET",
     path: "/v1/environment-tool-middleware-grants/:grantId",
     contract: { tag: "Grants", summary: "Get an active grant", success: { status: 200, schema: GrantView } },
-    document: graphql(`
+    document: graphql(
+      `
       query GetGrant($grantId: UUID!) {
         grant(id: $grantId) {
           ...GrantView
         }
       }
-    `, [GRANT_VIEW]),
+    `,
+      [GRANT_VIEW],
+    ),
     variables: ({ params }) => ({ grantId: params.grantId }),
     respond: (data) => toGrantView(present(data.grant, "grant")),
   }),
@@ -170,7 +185,8 @@ export const GRANT_ROUTES: RestRoute[] = [
     name: "delete grant",
     method: "DELETE",
     path: "/v1/environment-tool-middleware-grants/:grantId",
-    contract: { tag: "Grants",
+    contract: {
+      tag: "Grants",
       summary: "Delete a grant",
       body: { schema: GrantDeletion, required: false, example: { automatic: false } },
       success: { status: 204 },
@@ -191,13 +207,16 @@ export const GRANT_ROUTES: RestRoute[] = [
     method: "POST",
     path: "/v1/environment-tool-middleware-grants/:grantId/restore",
     contract: { tag: "Grants", summary: "Restore a deleted grant", success: { status: 200, schema: GrantView }, refusals: [409, 422] },
-    document: graphql(`
+    document: graphql(
+      `
       mutation RestoreGrant($grantId: UUID!) {
         restoreGrant(id: $grantId) {
           ...GrantView
         }
       }
-    `, [GRANT_VIEW]),
+    `,
+      [GRANT_VIEW],
+    ),
     variables: ({ params }) => ({ grantId: params.grantId }),
     respond: (data) => toGrantView(present(data.restoreGrant, "restoreGrant")),
   }),

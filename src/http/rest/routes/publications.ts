@@ -37,7 +37,10 @@ function changesOf(input: RestInput<"/:environmentId">): { environmentId: string
 }
 
 const CHANGES_EXAMPLE = {
-  grantReconciliation: { creations: [{ release: { type: "ByCoordinates", account: "alice@demo.toolgate.dev", name: "json-format", version: "1.4.2" } }], deletions: [] },
+  grantReconciliation: {
+    creations: [{ release: { type: "ByCoordinates", account: "alice@demo.toolgate.dev", name: "json-format", version: "1.4.2" } }],
+    deletions: [],
+  },
   publications: [],
 };
 
@@ -46,7 +49,8 @@ export const PUBLICATION_ROUTES: RestRoute[] = [
     name: "validate tool middlewares",
     method: "POST",
     path: "/v1/envs/:environmentId/tool-middlewares/validate",
-    contract: { tag: "Publications",
+    contract: {
+      tag: "Publications",
       summary: "Validate changes",
       description: "Checks publications and grant changes without changing anything and returns the publication plan.",
       body: { schema: ToolMiddlewareChanges, required: true, example: CHANGES_EXAMPLE },
@@ -54,13 +58,16 @@ export const PUBLICATION_ROUTES: RestRoute[] = [
       // A creation it checks can conflict (a mutable release in a versionCheck environment).
       refusals: [409, 422],
     },
-    document: graphql(`
+    document: graphql(
+      `
       query ValidateToolMiddlewares($environmentId: UUID!, $body: ToolMiddlewareChangesInput!) {
         validateToolMiddlewares(environmentId: $environmentId, input: $body) {
           publicationPlan { ...PlanEntryFields }
         }
       }
-    `, [PLAN_ENTRY_FIELDS]),
+    `,
+      [PLAN_ENTRY_FIELDS],
+    ),
     variables: changesOf,
     respond: ({ validateToolMiddlewares: result }) => ({ publicationPlan: result.publicationPlan.map(toRestPlanEntry) }),
   }),
@@ -68,14 +75,16 @@ export const PUBLICATION_ROUTES: RestRoute[] = [
     name: "apply tool middlewares",
     method: "POST",
     path: "/v1/envs/:environmentId/tool-middlewares/apply",
-    contract: { tag: "Publications",
+    contract: {
+      tag: "Publications",
       summary: "Apply changes",
       description: "Publishes, then creates and deletes grants, in one transaction; answers what it did.",
       body: { schema: ToolMiddlewareApplication, required: true, example: CHANGES_EXAMPLE },
       success: { status: 200, schema: ApplyResult },
       refusals: [409, 422],
     },
-    document: graphql(`
+    document: graphql(
+      `
       mutation ApplyToolMiddlewares($environmentId: UUID!, $body: ToolMiddlewareChangesInput!) {
         applyToolMiddlewares(environmentId: $environmentId, input: $body) {
           publicationPlan { ...PlanEntryFields }
@@ -84,7 +93,9 @@ export const PUBLICATION_ROUTES: RestRoute[] = [
           deletedGrantIds
         }
       }
-    `, [PLAN_ENTRY_FIELDS, TOOL_RELEASE_FIELDS, GRANT_VIEW]),
+    `,
+      [PLAN_ENTRY_FIELDS, TOOL_RELEASE_FIELDS, GRANT_VIEW],
+    ),
     variables: changesOf,
     respond: ({ applyToolMiddlewares: result }) => ({
       publicationPlan: result.publicationPlan.map(toRestPlanEntry),

@@ -54,7 +54,8 @@ export function toRestRelease(release: ResultOf<typeof TOOL_RELEASE_FIELDS>): Re
   };
 }
 
-const LIST_TOOL_RELEASES = graphql(`
+const LIST_TOOL_RELEASES = graphql(
+  `
   query ListToolReleases($accountId: UUID!, $lifecycle: ReleaseLifecycle, $name: String, $limit: Int!, $cursor: String) {
     account(id: $accountId) {
       toolReleases(lifecycle: $lifecycle, name: $name, first: $limit, after: $cursor) {
@@ -63,7 +64,9 @@ const LIST_TOOL_RELEASES = graphql(`
       }
     }
   }
-`, [TOOL_RELEASE_FIELDS]);
+`,
+  [TOOL_RELEASE_FIELDS],
+);
 
 type ListFilter = Pick<VariablesOf<typeof LIST_TOOL_RELEASES>, "lifecycle" | "name">;
 
@@ -94,7 +97,8 @@ export const RELEASE_ROUTES: RestRoute[] = [
     name: "list tool releases of an account",
     method: "GET",
     path: "/v1/accounts/:accountId/tool-releases",
-    contract: { tag: "Tool releases",
+    contract: {
+      tag: "Tool releases",
       summary: "List tool releases of an account",
       description: `The account's releases in every lifecycle unless filtered, ${PAGES_DESCRIPTION}`,
       query: {
@@ -114,11 +118,14 @@ export const RELEASE_ROUTES: RestRoute[] = [
     method: "GET",
     path: "/v1/tool-releases/:releaseId",
     contract: { tag: "Tool releases", summary: "Get a tool release", success: { status: 200, schema: ToolRelease } },
-    document: graphql(`
+    document: graphql(
+      `
       query GetToolRelease($releaseId: UUID!) {
         toolRelease(id: $releaseId) { ...ToolReleaseFields }
       }
-    `, [TOOL_RELEASE_FIELDS]),
+    `,
+      [TOOL_RELEASE_FIELDS],
+    ),
     variables: (input) => ({ releaseId: input.params.releaseId }),
     respond: (data) => releaseResponse(data.toolRelease, "toolRelease"),
   }),
@@ -127,11 +134,14 @@ export const RELEASE_ROUTES: RestRoute[] = [
     method: "DELETE",
     path: "/v1/tool-releases/:releaseId",
     contract: { tag: "Tool releases", summary: "De-publish a tool release", success: { status: 200, schema: ToolRelease }, refusals: [409] },
-    document: graphql(`
+    document: graphql(
+      `
       mutation DepublishToolRelease($releaseId: UUID!) {
         depublishToolRelease(id: $releaseId) { ...ToolReleaseFields }
       }
-    `, [TOOL_RELEASE_FIELDS]),
+    `,
+      [TOOL_RELEASE_FIELDS],
+    ),
     variables: (input) => ({ releaseId: input.params.releaseId }),
     respond: (data) => releaseResponse(data.depublishToolRelease, "depublishToolRelease"),
   }),
@@ -140,11 +150,14 @@ export const RELEASE_ROUTES: RestRoute[] = [
     method: "POST",
     path: "/v1/tool-releases/:releaseId/restore",
     contract: { tag: "Tool releases", summary: "Restore a de-published tool release", success: { status: 200, schema: ToolRelease }, refusals: [409, 422] },
-    document: graphql(`
+    document: graphql(
+      `
       mutation RestoreToolRelease($releaseId: UUID!) {
         restoreToolRelease(id: $releaseId) { ...ToolReleaseFields }
       }
-    `, [TOOL_RELEASE_FIELDS]),
+    `,
+      [TOOL_RELEASE_FIELDS],
+    ),
     variables: (input) => ({ releaseId: input.params.releaseId }),
     respond: (data) => releaseResponse(data.restoreToolRelease, "restoreToolRelease"),
   }),
