@@ -1,9 +1,8 @@
 // Times every answered request by route, GraphQL operation, method and status. Label values stay
 // bounded: a route is the router's pattern (`/v1/tool-releases/:releaseId`, never a raw path),
 // anything unrouted is "unmatched", and GraphQL operation names (chosen by clients) are kept up to
-// MAX_OPERATION_NAMES distinct ones, later ones counted as "other". The hot path is four map
-// lookups and a histogram increment: series are made once per label set and kept.
-import { SeriesCounter, SeriesHistogram, type ExportedMetric, type Series } from "./histogram.js";
+// MAX_OPERATION_NAMES distinct ones, later ones counted as "other".
+import { Counter, Histogram, type Metric } from "prom-client";
 
 /** Seconds; from a cached REST read (~1 ms) to a slow write under load. */
 const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -18,39 +17,35 @@ export interface RequestMetrics {
   observe(route: string, method: string, operation: string, status: number, seconds: number): void;
   /** The label for a GraphQL operation name, bounded. */
   operationLabel(name: string | undefined): string;
-  readonly exported: readonly ExportedMetric[];
+  readonly exported: readonly Metric[];
 }
 
-type ByStatus = Map<number, Series>;
+const LABEL_NAMES = ["route", "operation", "method", "status"] as const;
 
 export function createRequestMetrics(): RequestMetrics {
-  const durations = new SeriesHistogram(
-    "toolgate_http_request_duration_seconds",
-    "Time from request to response headers, by route, GraphQL operation, method and status.",
-    HTTP_DURATION_BUCKETS,
-  );
-  const requests = new SeriesCounter("toolgate_http_requests_total", "Requests answered, by route, GraphQL operation, method and status.", durations);
-  const byRoute = new Map<string, Map<string, Map<string, ByStatus>>>();
+  // Registered by the service's registry (service-metrics.ts), not prom-client's global one.
+  const durations = new Histogram({
+    name: "toolgate_http_request_duration_seconds",
+    help: "Time from request to response headers, by route, GraphQL operation, method and status.",
+    buckets: HTTP_DURATION_BUCKETS,
+    labelNames: LABEL_NAMES,
+    registers: [],
+  });
+  const requests = new Counter({
+    name: "toolgate_http_requests_total",
+    help: "Requests answered, by route, GraphQL operation, method and status.",
+    labelNames: LABEL_NAMES,
+    registers: [],
+  });
   const operationNames = new Set<string>();
 
-  const seriesFor = (route: string, method: string, operation: string, status: number): Series => {
-    let byMethod = byRoute.get(route);
-    if (!byMethod) byRoute.set(route, (byMethod = new Map()));
-    let byOperation = byMethod.get(method);
-    if (!byOperation) byMethod.set(method, (byOperation = new Map()));
-    let byStatus = byOperation.get(operation);
-    if (!byStatus) byOperation.set(operation, (byStatus = new Map()));
-    let series = byStatus.get(status);
-    if (!series)
-      byStatus.set(
-        status,
-        (series = durations.series(operation === "" ? { route, method, status: String(status) } : { route, operation, method, status: String(status) })),
-      );
-    return series;
-  };
-
   return {
-    observe: (route, method, operation, status, seconds) => seriesFor(route, method, operation, status).observe(seconds),
+    observe: (route, method, operation, status, seconds) => {
+      // Outside GraphQL the series has no operation label.
+      const labels = operation === "" ? { route, method, status } : { route, operation, method, status };
+      durations.observe(labels, seconds);
+      requests.inc(labels);
+    },
     operationLabel: (name) => {
       if (name === undefined || name === "") return ANONYMOUS_OPERATION;
       if (operationNames.has(name)) return name;

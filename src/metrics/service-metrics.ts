@@ -1,11 +1,10 @@
 // Everything /metrics reports for one running service: its requests, its SQL statements, its
 // PostgreSQL pool, and the process's own metrics (CPU, memory, event loop lag, GC) from prom-client.
-import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { PoolUsage } from "../db/client.js";
 import type { DatabaseProvider } from "../db/prisma-schemas.js";
 import { STATEMENT_KINDS, type QueryObserver, type StatementKind } from "../db/query-timing.js";
 import { createRequestMetrics, type RequestMetrics } from "./request-metrics.js";
-import { SeriesHistogram, type ExportedMetric, type Series } from "./histogram.js";
 
 /** Seconds; from a cached SQLite read (~0.1 ms) to the statement timeout. */
 const DB_QUERY_DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
@@ -56,17 +55,22 @@ function countCpuSpentBefore(registry: Registry, spent: NodeJS.CpuUsage): void {
 
 export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics {
   const registry = new Registry();
-  const register = (metric: ExportedMetric) => registry.registerMetric(metric as unknown as Metric);
   const requests = createRequestMetrics();
-  requests.exported.forEach(register);
+  for (const metric of requests.exported) registry.registerMetric(metric);
 
-  const queries = new SeriesHistogram(
-    "toolgate_db_query_duration_seconds",
-    "SQL statement durations at the driver adapter, by provider and statement kind.",
-    DB_QUERY_DURATION_BUCKETS,
-  );
-  register(queries);
-  const byKind = Object.fromEntries(STATEMENT_KINDS.map((statement) => [statement, queries.series({ provider, statement })])) as Record<StatementKind, Series>;
+  const queries = new Histogram({
+    name: "toolgate_db_query_duration_seconds",
+    help: "SQL statement durations at the driver adapter, by provider and statement kind.",
+    buckets: DB_QUERY_DURATION_BUCKETS,
+    labelNames: ["provider", "statement"],
+    registers: [registry],
+  });
+  // Every kind is reported from the start, at zero until a statement of it runs.
+  const byKind = Object.fromEntries(STATEMENT_KINDS.map((statement) => [statement, queries.labels({ provider, statement })])) as Record<
+    StatementKind,
+    Histogram.Internal<"provider" | "statement">
+  >;
+  for (const statement of STATEMENT_KINDS) queries.zero({ provider, statement });
 
   const watchPool = (read: () => PoolUsage | undefined) => {
     const gauge = (name: string, help: string, value: (usage: PoolUsage) => number) =>

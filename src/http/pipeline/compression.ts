@@ -4,6 +4,7 @@
 import { Duplex } from "node:stream";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { LRUCache } from "lru-cache";
 
 export type ContentCoding = "br" | "gzip";
 
@@ -78,38 +79,17 @@ const CACHED_MIN_BYTES = 256 * 1024;
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export function createCompressedBodyCache(maxBytes = CACHE_MAX_BYTES) {
-  // In insertion order, which is use order: a hit moves its entry to the end.
-  const entries = new Map<string, { body: Promise<Uint8Array<ArrayBuffer>>; bytes: number }>();
-  let total = 0;
+  // fetch() shares one compression between requests that ask for the same body at once.
+  const compressed = new LRUCache<string, Uint8Array<ArrayBuffer>, { body: Uint8Array; coding: ContentCoding }>({
+    maxSize: maxBytes,
+    sizeCalculation: (value) => Math.max(1, value.byteLength),
+    fetchMethod: (_etag, _stale, { context }) => compressBytes(context.body, context.coding),
+  });
   return {
     /** `body` compressed with `coding`; `etag` names the compressed representation. */
     async compress(etag: string, body: Uint8Array, coding: ContentCoding): Promise<Uint8Array<ArrayBuffer>> {
       if (body.byteLength < CACHED_MIN_BYTES) return compressBytes(body, coding);
-      const hit = entries.get(etag);
-      if (hit) {
-        entries.delete(etag);
-        entries.set(etag, hit);
-        return hit.body;
-      }
-      const entry = { body: compressBytes(body, coding), bytes: 0 };
-      entries.set(etag, entry);
-      let compressed: Uint8Array<ArrayBuffer>;
-      try {
-        compressed = await entry.body;
-      } catch (error) {
-        entries.delete(etag);
-        throw error;
-      }
-      if (entries.get(etag) === entry) {
-        entry.bytes = compressed.byteLength;
-        total += entry.bytes;
-        for (const [key, old] of entries) {
-          if (total <= maxBytes) break;
-          entries.delete(key);
-          total -= old.bytes;
-        }
-      }
-      return compressed;
+      return (await compressed.fetch(etag, { context: { body, coding } }))!;
     },
   };
 }
