@@ -22,6 +22,23 @@ export interface RunningServer {
 
 const DEFAULT_GRACE_MS = 10_000;
 
+const NODE_FETCH_API = {
+  Request,
+  Response,
+  Headers,
+  ReadableStream,
+  WritableStream,
+  TransformStream,
+  TextEncoder,
+  TextDecoder,
+  URL,
+  URLSearchParams,
+  fetch,
+  FormData,
+  Blob,
+  File,
+};
+
 /**
  * `answerDirectly` may answer a request on node:http before it is converted to a fetch Request;
  * `refuseMethod` answers the methods node:http cannot hand to `handler` as `handler` answers others it does not serve.
@@ -31,10 +48,10 @@ export async function listen(
   port: number,
   host: string,
 ): Promise<RunningServer> {
-  // The adapter's own fetch classes (@whatwg-node/node-fetch), not Node's: its Request reads the node
-  // request when asked instead of wrapping it in a web stream up front, and it writes bodies it
-  // knows without one (docs/performance.md). Handlers see a standard Request either way.
-  const adapter = createServerAdapter(handler);
+  // Node's own fetch classes, as Yoga and every handler use: one implementation of Request, Response
+  // and streams in the whole process (the adapter's ponyfill cost no measurable CPU less per request
+  // on the many-tenant benchmark, docs/performance.md).
+  const adapter = createServerAdapter(handler, { fetchAPI: NODE_FETCH_API });
   const unanswered = new Set<ServerResponse>();
   let draining = false;
   const server = createServer((request, response) => {
