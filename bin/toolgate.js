@@ -1,5 +1,5 @@
 #!/bin/sh
-":"; //; exec env MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" node --max-semi-space-size=8 --liftoff-only "$0" "$@"
+":" //; exec env MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" node --max-semi-space-size=8 --liftoff-only "$0" "$@"
 // Run as a command (`toolgate`, `npx toolgate`, `bin/toolgate.js`) the line above is shell: it starts
 // Node with a smaller memory footprint (docs/performance.md, "Memory"): glibc's malloc with 2 arenas
 // that hands blocks over 128 KiB straight back to the system, 8 MiB young-generation semi-spaces, and
