@@ -1,7 +1,8 @@
-// The source's layers, checked on its imports (type-only imports excluded: they vanish at build):
-// no module imports itself through others, and no arrow runs up the layers (the domain and the
-// database know nothing of metrics, GraphQL or HTTP; metrics nothing of GraphQL or HTTP; GraphQL
-// nothing of HTTP).
+// The source's layers, checked on its imports: no module imports itself through others (value
+// imports; type-only ones vanish at build), and no arrow, not even a type's, runs up the layers (the
+// domain and the database know nothing of metrics, GraphQL or HTTP; metrics nothing of GraphQL or
+// HTTP; GraphQL nothing of HTTP). Within HTTP, the pipeline's steps know nothing of the surfaces
+// they carry (the API front, GraphQL, REST, the pages).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,14 +26,14 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-/** Each module's value imports of other modules in src (relative specifiers). */
-function importGraph(): Map<string, string[]> {
+/** Each module's imports of other modules in src (relative specifiers): all of them, or values only. */
+function importGraph(valuesOnly: boolean): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(SOURCE)) {
     const text = readFileSync(file, "utf8");
     const targets: string[] = [];
     for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?from\s+"(\.[^"]+)"/gm)) {
-      if (match[1]) continue;
+      if (match[1] && valuesOnly) continue;
       const target = path.resolve(path.dirname(file), match[2]!).replace(/\.js$/, ".ts");
       if (!target.includes(`${path.sep}generated${path.sep}`)) targets.push(target);
     }
@@ -45,7 +46,8 @@ const relative = (file: string) => path.relative(SOURCE, file);
 const rankOf = (file: string) => LAYERS.find(([folder]) => relative(file).startsWith(`${folder}${path.sep}`))?.[1];
 
 describe("source layers", () => {
-  const graph = importGraph();
+  const graph = importGraph(true);
+  const everyImport = importGraph(false);
 
   it("has no import circles", () => {
     const circles: string[] = [];
@@ -67,7 +69,7 @@ describe("source layers", () => {
 
   it("has no import running up the layers", () => {
     const upward: string[] = [];
-    for (const [file, targets] of graph) {
+    for (const [file, targets] of everyImport) {
       const from = rankOf(file);
       for (const target of targets) {
         const to = rankOf(target);
@@ -75,5 +77,17 @@ describe("source layers", () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it("keeps the HTTP pipeline's steps apart from the surfaces they carry", () => {
+    const pipeline = `http${path.sep}pipeline${path.sep}`;
+    const surfaces = ["api", "graphql-endpoint", "rest", "pages"].map((folder) => `http${path.sep}${folder}${path.sep}`);
+    const crossing: string[] = [];
+    for (const [file, targets] of everyImport) {
+      if (!relative(file).startsWith(pipeline)) continue;
+      for (const target of targets)
+        if (surfaces.some((surface) => relative(target).startsWith(surface))) crossing.push(`${relative(file)} → ${relative(target)}`);
+    }
+    expect(crossing).toEqual([]);
   });
 });
