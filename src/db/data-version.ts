@@ -13,7 +13,7 @@ const SYSTEM_HEAD_SQL = `SELECT "head" FROM "StreamHead" WHERE "stream" = '${SYS
 
 /**
  * Wraps a factory so that the adapter Prisma connects through also answers `read`. The statement
- * goes to the adapter, below Prisma's query engine (which costs ~0.2 ms per query), and on SQLite
+ * goes to the adapter, below Prisma's query engine (the costly part of a query), and on SQLite
  * through the isolation gate, so it never reads another request's open transaction.
  */
 export function withDataVersion<F extends SqlDriverAdapterFactory>(factory: F): { factory: F; read: DataVersionReader } {

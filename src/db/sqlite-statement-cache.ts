@@ -1,5 +1,5 @@
 // Reuses prepared SQLite statements. Prisma's better-sqlite3 adapter prepares every query anew
-// (4.6% of a REST grant view's CPU in bench/profile.ts), although the query compiler sends the same
+// (a visible share of a read's CPU in bench/profile.ts), although the query compiler sends the same
 // SQL texts over and over. The adapter binds parameters with `prepare(sql).bind(args)`, and
 // better-sqlite3 lets a statement be bound only once, so a cached statement is handed out behind a
 // view whose `bind` keeps the arguments and passes them to every call instead.
@@ -19,7 +19,7 @@ interface StatementView {
 
 /**
  * A statement's result columns are fixed by its SQL text (Prisma names every column), yet the adapter
- * asks for them at every query: ~2 % of a release read.
+ * asks for them at every query.
  */
 interface CachedStatement {
   statement: Statement;

@@ -1,7 +1,7 @@
 // Responses whose body is bytes already in hand. undici copies a byte body given to `new Response`,
-// and reading it back (`arrayBuffer()`) copies it again through a stream: for a 30 KB grant view
-// that round trip cost ~140 µs, for the 1.4 MB list of 50 several copies of 1.4 MB. A body made
-// here is a stream over the same bytes, and the bytes stay known to the representation step.
+// and reading it back (`arrayBuffer()`) copies it again through a stream, several copies of a list
+// of grant views that may be megabytes. A body made here is a stream over the same bytes, and the
+// bytes stay known to the representation step (docs/performance.md).
 const bodies = new WeakMap<Response, KnownBody>();
 
 /** A body in hand: its bytes and, when already computed, their SHA-256 (base64url). */

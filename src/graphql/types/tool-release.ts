@@ -35,8 +35,7 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
   // Select mode: a query loads the columns its fields ask for and nothing more (exposed fields select
   // their own column), so walking grants → release → owner never reads definitions or bookkeeping.
   // The identifying columns nearly every read shows come with the type and resolve plainly: an
-  // exposed field costs a selection-mapping lookup for every row it resolves on (6–9 % of the
-  // nested read, bench/layers.ts).
+  // exposed field costs a selection-mapping lookup for every row it resolves on.
   select: { id: true, ownerAccountId: true, name: true, version: true },
   fields: (t) => ({
     uuid: t.field({

@@ -1,6 +1,6 @@
 // GET and HEAD /healthz answered on node:http itself. Orchestrators and load balancers poll it
 // several times a second per replica, and the fetch pipeline around a 15-byte answer (node request →
-// fetch Request, router, representation, Response → node) costs ten times what node:http does
+// fetch Request, router, representation, Response → node) costs many times what node:http does
 // (docs/performance.md). This writes what the pipeline writes (status, headers, body), counts the
 // request in the same metrics and logs the same access line. Only the exact path is taken:
 // `/healthz?…` and every other method go through the pipeline, which is how the tests compare the two.
@@ -19,7 +19,7 @@ export type NodeFastPath = (request: IncomingMessage, response: ServerResponse) 
 
 export function healthzFastPath(logger: Logger, requestMetrics: RequestMetrics | undefined): NodeFastPath {
   const body = Buffer.from(HEALTHZ_BODY);
-  // A flat [name, value, …] list: node:http takes it as is, an object costs it ~10 % more per answer.
+  // A flat [name, value, …] list: node:http takes it as is, an object it would convert per answer.
   const headers = [
     ["cache-control", CACHE_CONTROL_OTHER],
     ["content-length", String(body.byteLength)],

@@ -12,8 +12,8 @@ export type ContentCoding = "br" | "gzip";
 export const MIN_COMPRESSED_BYTES = 1024;
 
 /**
- * Brotli's default quality (11) takes about 18 s for GraphiQL's 8.8 MB of scripts and styles; 5
- * takes about 0.3 s and is within 15 % of 11's size, and still beats gzip. Responses are compressed
+ * Brotli's default quality (11) takes seconds for GraphiQL's scripts and styles; 5 takes a fraction
+ * of that for a slightly larger result that still beats gzip (docs/architecture.md). Responses are compressed
  * as they are sent; GraphiQL's files are compressed at 11 once, by the build (graphiql-asset-build.ts).
  */
 const BROTLI_QUALITY = 5;

@@ -1,7 +1,7 @@
 // /graphql reads a request body once. app.ts reads it within the cap (body-limit.ts) and hands the
 // text to Yoga in the server context; for a JSON POST, the only kind clients send, this plugin
-// parses that text instead of Yoga reading it again from a second Request made of it (the copy, its
-// stream and the second read were ~15 % of a small query's CPU). Any other media type gets Yoga's
+// parses that text instead of Yoga reading it again from a second Request made of it (a copy, its
+// stream and a second read, for every query). Any other media type gets Yoga's
 // own parser, given such a copy.
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
