@@ -5,7 +5,19 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { definitionFor } from "../fixtures/definitions/index.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type World } from "../helpers/world.js";
-import { CLIENTS, depublishAll, expectOnly, graphQLOutcomeOf, outcomeOf, publishMany, race, successes, tally, uniqueName } from "./support.js";
+import {
+  CLIENTS,
+  QUEUE_TOLERANT_POSTGRES,
+  depublishAll,
+  expectOnly,
+  graphQLOutcomeOf,
+  outcomeOf,
+  publishMany,
+  race,
+  successes,
+  tally,
+  uniqueName,
+} from "./support.js";
 
 const CREATE_ENVIRONMENT = /* GraphQL */ `
   mutation ($input: CreateEnvironmentInput!) { createEnvironment(input: $input) { id } }`;
@@ -28,7 +40,7 @@ describeEachDatabase(`${CLIENTS} concurrent clients on every write operation`, (
   let world: World;
 
   beforeAll(async () => {
-    service = await startTestService(provider);
+    service = await startTestService(provider, { postgres: QUEUE_TOLERANT_POSTGRES });
     world = await createWorld(service);
   });
   afterAll(() => service?.stopAndDrop());

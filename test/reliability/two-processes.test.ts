@@ -7,7 +7,18 @@ import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js
 import { client, type Client } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type Member, type World } from "../helpers/world.js";
-import { CLIENTS, depublishAll, expectOnly, graphQLOutcomeOf, outcomeOf, publishMany, race, successes, uniqueName } from "./support.js";
+import {
+  CLIENTS,
+  QUEUE_TOLERANT_POSTGRES,
+  depublishAll,
+  expectOnly,
+  graphQLOutcomeOf,
+  outcomeOf,
+  publishMany,
+  race,
+  successes,
+  uniqueName,
+} from "./support.js";
 
 const CREATE_ENVIRONMENT = /* GraphQL */ `mutation ($input: CreateEnvironmentInput!) { createEnvironment(input: $input) { id } }`;
 
@@ -17,8 +28,12 @@ describeEachDatabase("two processes on one database", (provider) => {
   let world: World;
 
   beforeAll(async () => {
-    service = await startTestService(provider);
-    replica = await serveToolgate({ TOOLGATE_DATABASE_URL: service.databaseUrl, TOOLGATE_ADMIN_TOKEN: service.adminToken });
+    service = await startTestService(provider, { postgres: QUEUE_TOLERANT_POSTGRES });
+    replica = await serveToolgate({
+      TOOLGATE_DATABASE_URL: service.databaseUrl,
+      TOOLGATE_ADMIN_TOKEN: service.adminToken,
+      TOOLGATE_DB_CONNECT_TIMEOUT_MS: String(QUEUE_TOLERANT_POSTGRES.connectTimeoutMs),
+    });
     world = await createWorld(service);
   }, 120_000);
   afterAll(async () => {
