@@ -3,6 +3,9 @@ import { z } from "zod";
 import type { PostgresSettings } from "./db/connection.js";
 import { MAX_TOKEN_CACHE_MS } from "./domain/token-cache.js";
 import { DEFAULT_MAX_SUBSCRIPTIONS_PER_TOKEN } from "./graphql/live-events/subscription-slots.js";
+import type { RateLimitConfig } from "./http/api/rate-limit.js";
+
+export type { RateLimitConfig };
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -133,15 +136,6 @@ interface MetricsConfig {
   token: string | undefined;
   /** When set, /metrics is served on this port only, not on the main one (0: any free port). */
   port: number | undefined;
-}
-
-/** Token buckets per API token and per client address (src/http/api/rate-limit.ts). */
-export interface RateLimitConfig {
-  perToken: { perSecond: number; burst: number };
-  /** Requests without a valid token, per client address. */
-  anonymous: { perSecond: number; burst: number };
-  /** Take the client address from the last X-Forwarded-For entry (set by the proxy in front). */
-  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {

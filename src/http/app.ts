@@ -3,13 +3,12 @@
 // the request first and the response last.
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
-import type { RateLimitConfig } from "../config.js";
 import { dataVersionOf, type Database } from "../db/client.js";
 import { cachedTokenLookup } from "../domain/token-cache.js";
 import { tokenLookupIn } from "../domain/tokens.js";
 import type { RequestMetrics } from "../metrics/request-metrics.js";
 import type { ReadCacheStats } from "../metrics/service-metrics.js";
-import { createRateLimiter } from "./api/rate-limit.js";
+import { createRateLimiter, type RateLimitConfig } from "./api/rate-limit.js";
 import type { MethodRefusal } from "./api/method-refusal.js";
 import { ReadCache } from "./api/read-cache.js";
 import { createGraphQLHandler } from "./graphql-endpoint/yoga.js";

@@ -3,7 +3,6 @@
 // its bucket empty is refused with 429 RATE_LIMITED and told how long to wait (Retry-After).
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { RateLimitConfig } from "../../config.js";
 import type { Authentication } from "../../domain/actor.js";
 import { clientAddress } from "./client-address.js";
 
@@ -49,6 +48,15 @@ class TokenBuckets {
     }
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond)) };
   }
+}
+
+/** Token buckets per API token and per client address (TOOLGATE_RATE_LIMIT_*, src/config.ts). */
+export interface RateLimitConfig {
+  perToken: { perSecond: number; burst: number };
+  /** Requests without a valid token, per client address. */
+  anonymous: { perSecond: number; burst: number };
+  /** Take the client address from the last X-Forwarded-For entry (set by the proxy in front). */
+  trustProxy: boolean;
 }
 
 export interface RateLimiter {
