@@ -1,7 +1,7 @@
 // Recognises "the database cannot be reached or cannot answer now" in whatever shape it arrives:
 // node-postgres and socket errors, PostgreSQL SQLSTATEs, Prisma's driver-adapter errors and the
 // Prisma client errors that wrap them. Such failures are outages, not bugs: clients get 503
-// DATABASE_UNAVAILABLE and should retry. (Retryable write conflicts are src/db/transaction.ts's job.)
+// DATABASE_UNAVAILABLE and should retry. (Retryable write conflicts are src/db/conflicts.ts's and src/domain/write-transaction.ts's job.)
 
 /** Socket-level failures (Node's errno codes). */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "EPIPE"]);

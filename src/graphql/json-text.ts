@@ -1,5 +1,5 @@
 // A JSON value handed out as the UTF-8 text it was stored as. Resolvers return it for stored
-// definitions: a REST body copies its bytes in place (src/http/rest/json-pieces.ts), while any other
+// definitions: a REST body copies its bytes in place (src/http/rest/json-body.ts), while any other
 // serializer (a /graphql response, an event) meets `toJSON` and gets the parsed value.
 
 export class JsonText {
