@@ -83,8 +83,8 @@ export function createRouter(options: RouterOptions): RoutedApp {
 
   const allowedMethods = allowedMethodsIn(router.routes);
   const refuseMethod = methodRefusal(allowedMethods, (path) => (GRAPHQL_PATH.test(path) ? graphqlErrorResponse : errorResponse));
-  router.all("*", (request) => {
-    const path = new URL(request.url).pathname;
+  router.all("*", (request, exchange) => {
+    const path = exchange.url.pathname;
     const allowed = allowedMethods(path);
     // Not authenticated: it tells no more than docs/api.md, and browsers send preflights without tokens.
     if (request.method === "OPTIONS" && allowed.length > 0) return new Response(null, { status: 204, headers: { allow: allowed.join(", ") } });

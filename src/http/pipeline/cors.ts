@@ -1,8 +1,7 @@
 // CORS for /graphql and /v1, from TOOLGATE_CORS_ORIGINS: the same answers on both surfaces (Yoga's
 // own CORS is off). Credentials are never allowed: toolgate authenticates with bearer headers only,
 // so a page's requests carry a token only when its own code adds it.
-import type { Middleware } from "./middleware.js";
-import { editable } from "./security-headers.js";
+import { editable, type Middleware } from "./middleware.js";
 
 /** Request headers a browser may send cross-origin (beyond the CORS-safelisted ones). */
 const CORS_ALLOWED_HEADERS = "authorization, content-type, accept, x-request-id, if-none-match";

@@ -25,14 +25,20 @@ export function compose(steps: readonly Middleware[], handle: Handler): Handler 
   return steps.reduceRight<Handler>((inner, step) => (request, exchange) => step(request, exchange, () => inner(request, exchange)), handle);
 }
 
-/** Sets a header on the response, on a copy when its headers cannot change. */
-export function withHeader(response: Response, name: string, value: string): Response {
+/** The response itself when its headers can change (ours can), otherwise a copy whose headers can. */
+export function editable(response: Response): Response {
   try {
-    response.headers.set(name, value);
+    // Deleting a header no response carries changes nothing; it throws only on immutable headers.
+    response.headers.delete("x-toolgate-editable");
     return response;
   } catch {
-    const copy = new Response(response.body, response);
-    copy.headers.set(name, value);
-    return copy;
+    return new Response(response.body, response);
   }
+}
+
+/** Sets a header on the response, on a copy when its headers cannot change. */
+export function withHeader(response: Response, name: string, value: string): Response {
+  const edited = editable(response);
+  edited.headers.set(name, value);
+  return edited;
 }

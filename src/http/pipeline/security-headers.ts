@@ -2,7 +2,7 @@
 // and a Content-Security-Policy. JSON answers get one that allows nothing; HTML pages (GraphiQL,
 // /docs, /) one that allows our own origin only: their scripts, styles, workers and requests are
 // ours, and no page has an inline script.
-import type { Middleware } from "./middleware.js";
+import { editable, type Middleware } from "./middleware.js";
 
 /** For JSON and everything that is not a page: nothing may load, nothing may frame it. */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
@@ -40,16 +40,6 @@ export function withSecurityHeaders(response: Response): Response {
     headers.set("content-security-policy", headers.get("content-type")?.startsWith("text/html") ? PAGE_CONTENT_SECURITY_POLICY : API_CONTENT_SECURITY_POLICY);
   }
   return edited;
-}
-
-/** The response itself when its headers can change (ours can), otherwise a copy whose headers can. */
-export function editable(response: Response): Response {
-  try {
-    response.headers.set("x-content-type-options", "nosniff");
-    return response;
-  } catch {
-    return new Response(response.body, response);
-  }
 }
 
 export const securityHeaders: Middleware = async (_request, _exchange, next) => withSecurityHeaders(await next());
