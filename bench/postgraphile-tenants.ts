@@ -8,17 +8,15 @@
 // PostGraphile's query is its closest equivalent: the environment's first 100 grants with their
 // release and its owner, without authentication (it has none here) and without toolgate's filters
 // (active grants of grantable releases: every seeded grant is one).
-import { spawn } from "node:child_process";
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { startLoader } from "./loader.js";
+import { postgraphileNestedRead, startPostGraphile } from "./postgraphile-server.js";
 import { startFloor, startToolgate } from "./servers.js";
 import { seedTenants } from "./tenants-dataset.js";
 import { distinctNestedReads } from "./tenants-requests.js";
 
-const PG5_DIR = process.env.PG5_DIR ?? "/tmp/pg5";
-const PG_QUERY = `query ($id: String!) { environmentByRowId(rowId: $id) { name grantsByEnvironmentId(first: 100) { nodes { rowId toolReleaseByReleaseId { name version accountByOwnerAccountId { name } } } } } }`;
 const PORT = 5679;
 
 const scratch = await createScratchDatabase("postgresql");
@@ -29,41 +27,10 @@ await db.$executeRawUnsafe("VACUUM ANALYZE");
 await db.$disconnect();
 const databaseName = new URL(scratch.url).pathname.slice(1);
 
-const postgraphile = spawn(
-  process.env.PG5_NODE ?? process.execPath,
-  [
-    `${PG5_DIR}/node_modules/postgraphile/dist/cli-run.js`,
-    "--preset",
-    "postgraphile/presets/amber",
-    "-c",
-    scratch.url,
-    "-s",
-    "public",
-    "-p",
-    String(PORT),
-    "-n",
-    "127.0.0.1",
-  ],
-  { cwd: PG5_DIR, env: { ...process.env, NODE_ENV: "production", GRAPHILE_ENV: "production" }, stdio: ["ignore", "inherit", "inherit"] },
-);
-const postgraphileUrl = `http://127.0.0.1:${PORT}`;
-for (let attempt = 0; ; attempt++) {
-  try {
-    if ((await fetch(`${postgraphileUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{__typename}"}' })).ok)
-      break;
-  } catch {
-    if (attempt > 100) throw new Error("PostGraphile did not start");
-  }
-  await new Promise((resolve) => setTimeout(resolve, 200));
-}
+const { url: postgraphileUrl, process: postgraphile } = await startPostGraphile(scratch.url, PORT);
 
 const toolgateReads = distinctNestedReads(seed);
-const postgraphileReads = seed.keys.environments.map((environment) => ({
-  method: "POST" as const,
-  path: "/graphql",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify({ query: PG_QUERY, variables: { id: environment.id } }),
-}));
+const postgraphileReads = seed.keys.environments.map((environment) => postgraphileNestedRead(environment.id));
 const check = (await (
   await fetch(`${postgraphileUrl}/graphql`, { method: "POST", headers: postgraphileReads[0]!.headers, body: postgraphileReads[0]!.body })
 ).json()) as {

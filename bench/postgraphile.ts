@@ -8,49 +8,21 @@
 // Its query is the closest PostGraphile equivalent: the environment's first 100 grants (toolgate's
 // activeGrants also filters deleted grants and unavailable releases, which PostGraphile's generated
 // schema cannot express without plugins; the bench environment holds exactly 50 active grants).
-import { spawn } from "node:child_process";
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { FULL_DATASET, seedDataset } from "./dataset.js";
 import { startLoader } from "./loader.js";
+import { postgraphileNestedRead, startPostGraphile } from "./postgraphile-server.js";
 import { SCENARIOS } from "./scenarios.js";
 import { startFloor, startToolgate } from "./servers.js";
-const PG5_DIR = process.env.PG5_DIR ?? "/tmp/pg5";
 const scratch = await createScratchDatabase("postgresql", "postgres://postgres@127.0.0.1:5432/test");
 await migrateDatabase(scratch.url);
 const db = await openDatabase(scratch.url);
 const { subject } = await seedDataset(db, FULL_DATASET);
 await db.$disconnect();
-const PG_QUERY = `query ($id: String!) { environmentByRowId(rowId: $id) { name grantsByEnvironmentId(first: 100) { nodes { rowId toolReleaseByReleaseId { name version accountByOwnerAccountId { name } } } } } }`;
-const port = 5678;
-const pg = spawn(
-  process.env.PG5_NODE ?? process.execPath,
-  [
-    `${PG5_DIR}/node_modules/postgraphile/dist/cli-run.js`,
-    "--preset",
-    "postgraphile/presets/amber",
-    "-c",
-    scratch.url,
-    "-s",
-    "public",
-    "-p",
-    String(port),
-    "-n",
-    "127.0.0.1",
-  ],
-  { cwd: PG5_DIR, env: { ...process.env, NODE_ENV: "production", GRAPHILE_ENV: "production" }, stdio: ["ignore", "inherit", "inherit"] },
-);
-await new Promise((r) => setTimeout(r, 8000));
-const pgUrl = `http://127.0.0.1:${port}`;
-const pgRequests = [
-  {
-    method: "POST" as const,
-    path: "/graphql",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query: PG_QUERY, variables: { id: subject.environmentId } }),
-  },
-];
+const { url: pgUrl, process: pg } = await startPostGraphile(scratch.url, 5678);
+const pgRequests = [postgraphileNestedRead(subject.environmentId)];
 const check = await fetch(pgUrl + "/graphql", { method: "POST", headers: pgRequests[0]!.headers, body: pgRequests[0]!.body });
 const checkBody = (await check.json()) as { errors?: unknown; data?: { environmentByRowId?: { grantsByEnvironmentId?: { nodes?: unknown[] } } } };
 console.log(
