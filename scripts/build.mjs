@@ -8,11 +8,15 @@
 //   content, each with brotli and gzip variants (src/http/pages/graphiql-asset-build.ts). Compressing
 //   them takes ~20 s of CPU, so this folder is kept from build to build and only new content is
 //   compressed.
-// Type checking is `npm run typecheck`; this only strips types and bundles, in a few seconds, so
-// `npm start`, `npm test` and `npm install` run it every time and dist/ is never stale.
-// `--with-clients` first generates the Prisma clients into src/db/generated (the install step).
+// Type checking is `npm run typecheck`; this only strips types and bundles. `npm start`, `npm test`
+// and `npm install` run it every time: it compares a digest of its inputs (src/, the lockfile, this
+// script) with the one stored by the last complete build and does nothing when they match, so dist/
+// is never stale and an unchanged checkout starts at once. `--force` builds anyway.
+// `--with-clients` first generates the Prisma clients into src/db/generated (the install step), again
+// only when the schema, the generator or the Prisma packages changed.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -103,13 +107,59 @@ async function compile() {
   });
 }
 
-if (process.argv.includes("--with-clients")) {
-  // The client generator reads the provider schemas through dist/db/prisma-schemas.js.
-  await compile();
-  execFileSync(process.execPath, [path.join(projectRoot, "scripts", "generate-clients.mjs")], { stdio: "inherit" });
+function filesUnder(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(file) : [file];
+  });
 }
-await compile();
-await bundle();
-// Imported from the compile step's output, as the client generator does.
-const { writeGraphiQLAssets } = await import(new URL("../dist/http/pages/graphiql-asset-build.js", import.meta.url).href);
-await writeGraphiQLAssets(graphiqlDir);
+
+/** SHA-256 over the files' paths and contents, in a fixed order; a missing file counts as empty. */
+function digestOf(files) {
+  const hash = createHash("sha256");
+  for (const file of [...files].sort()) {
+    hash.update(path.relative(projectRoot, file)).update("\0");
+    if (existsSync(file)) hash.update(readFileSync(file));
+    hash.update("\0");
+  }
+  return hash.digest("hex");
+}
+
+const inProject = (...parts) => path.join(projectRoot, ...parts);
+const storedDigest = (file) => (existsSync(file) ? readFileSync(file, "utf8") : undefined);
+const force = process.argv.includes("--force");
+
+const clientsDir = path.join(sourceDir, "db", "generated");
+const clientsDigestFile = path.join(clientsDir, ".inputs-sha256");
+const clientInputs = () =>
+  digestOf([
+    inProject("prisma", "schema.prisma"),
+    inProject("src", "db", "prisma-schemas.ts"),
+    inProject("scripts", "generate-clients.mjs"),
+    ...["prisma", "@prisma/client", "@pothos/plugin-prisma"].map((name) => inProject("node_modules", name, "package.json")),
+  ]);
+
+const buildDigestFile = path.join(outDir, ".inputs-sha256");
+const buildInputs = () => digestOf([...filesUnder(sourceDir), fileURLToPath(import.meta.url), inProject("package-lock.json")]);
+
+if (process.argv.includes("--with-clients")) {
+  const digest = clientInputs();
+  if (force || storedDigest(clientsDigestFile) !== digest) {
+    // The client generator reads the provider schemas through dist/db/prisma-schemas.js.
+    await compile();
+    execFileSync(process.execPath, [path.join(projectRoot, "scripts", "generate-clients.mjs")], { stdio: "inherit" });
+    writeFileSync(clientsDigestFile, digest);
+  }
+}
+const digest = buildInputs();
+if (!force && storedDigest(buildDigestFile) === digest && existsSync(path.join(outDir, "bundle", "toolgate.js"))) {
+  console.log("dist/ is up to date");
+} else {
+  // compile() empties dist/ first, the stored digest included: a build stopped halfway is redone.
+  await compile();
+  await bundle();
+  // Imported from the compile step's output, as the client generator does.
+  const { writeGraphiQLAssets } = await import(new URL("../dist/http/pages/graphiql-asset-build.js", import.meta.url).href);
+  await writeGraphiQLAssets(graphiqlDir);
+  writeFileSync(buildDigestFile, digest);
+}
