@@ -21,6 +21,7 @@ import {
   tokenOptions,
 } from "./options.js";
 import { formatTable, type Cell } from "./table.js";
+import type { CliIo, CliOutcome } from "./run.js";
 import type { OPTIONS } from "./usage.js";
 import { tokenView } from "./views.js";
 
@@ -29,8 +30,8 @@ export type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; all
 /** The flags `serve` and friends take for configuration variables; a bad value is named by what the user typed. */
 const FLAG_OF_VARIABLE = { PORT: "port", HOST: "host", TOOLGATE_DATABASE_URL: "database-url", LOG_LEVEL: "log-level" } as const;
 
-function configFrom(options: Options): Config {
-  const env = { ...process.env };
+function configFrom(options: Options, environment: NodeJS.ProcessEnv): Config {
+  const env = { ...environment };
   for (const [variable, flag] of Object.entries(FLAG_OF_VARIABLE)) {
     if (options[flag] !== undefined) env[variable] = options[flag];
   }
@@ -39,7 +40,7 @@ function configFrom(options: Options): Config {
     return loadConfig(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new InvalidOptionsError(error.problems.map((problem) => fromFlag(problem, options) ?? `invalid configuration: ${problem}`));
+    throw new InvalidOptionsError(error.problems.map((problem) => fromFlag(problem, options) ?? problem));
   }
 }
 
@@ -79,12 +80,18 @@ async function withDatabase<T>(config: Config, work: (db: Database) => Promise<T
   }
 }
 
-const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+/** Prints `value` as JSON: what the commands answer, for people and scripts alike. */
+const printer = (io: CliIo) => (value: unknown) => io.out(JSON.stringify(value, null, 2));
 
 /** List commands: a table for people, `--json` for scripts. */
-function printRows<Row extends { [Column in Columns]: Cell }, Columns extends keyof Row & string>(options: Options, rows: Row[], columns: Columns[]): void {
-  if (options.json) print(rows);
-  else console.log(formatTable(rows, columns));
+function printRows<Row extends { [Column in Columns]: Cell }, Columns extends keyof Row & string>(
+  io: CliIo,
+  options: Options,
+  rows: Row[],
+  columns: Columns[],
+): void {
+  if (options.json) printer(io)(rows);
+  else io.out(formatTable(rows, columns));
 }
 
 async function serve(config: Config): Promise<void> {
@@ -118,18 +125,30 @@ async function serve(config: Config): Promise<void> {
   printBanner(service, config, demo?.shellVariables);
 }
 
-export async function runCommand(positionals: string[], options: Options): Promise<void> {
-  const [command, subcommand] = positionals;
-  const config = configFrom(options);
-  switch (`${command}${subcommand ? ` ${subcommand}` : ""}`) {
-    case "serve":
-      return serve(config);
+/** Runs the command `name` (one of usage.ts's COMMANDS); failures are reported on `io` and become the exit status. */
+export async function runCommand(name: string, options: Options, io: CliIo): Promise<CliOutcome> {
+  try {
+    if (name === "serve") {
+      await serve(configFrom(options, io.env));
+      return "serving";
+    }
+    await runAdminCommand(name, options, io);
+    return 0;
+  } catch (error) {
+    return reportFailure(error, io);
+  }
+}
+
+async function runAdminCommand(name: string, options: Options, io: CliIo): Promise<void> {
+  const config = configFrom(options, io.env);
+  const print = printer(io);
+  switch (name) {
     case "migrate": {
       const { createdDatabase, applied } = await prepareDatabase(config);
       return print(createdDatabase ? { createdDatabase, applied } : { applied });
     }
     case "seed": {
-      if (!options.demo) throw new UsageError("seed needs --demo (the only data set)");
+      if (!options.demo) throw new UsageError("--demo: required (the demo data is the one data set seed loads)");
       const { seedDemo } = await import("../demo/seed.js");
       return print(await withDatabase(config, seedDemo));
     }
@@ -147,10 +166,10 @@ export async function runCommand(positionals: string[], options: Options): Promi
       return print(await withDatabase(config, (db) => shareEnvironment(db, "system", input)));
     }
     case "account list":
-      return printRows(options, await withDatabase(config, listAccounts), ["id", "name", "email", "plan", "admin", "createdAt"]);
+      return printRows(io, options, await withDatabase(config, listAccounts), ["id", "name", "email", "plan", "admin", "createdAt"]);
     case "environment list": {
       const { accountId } = listOptions(options);
-      return printRows(options, await withDatabase(config, (db) => listEnvironments(db, accountId)), [
+      return printRows(io, options, await withDatabase(config, (db) => listEnvironments(db, accountId)), [
         "id",
         "ownerAccountId",
         "name",
@@ -161,7 +180,7 @@ export async function runCommand(positionals: string[], options: Options): Promi
     case "token list": {
       const { accountId } = listOptions(options);
       const tokens = await withDatabase(config, (db) => listTokens(db, accountId));
-      return printRows(options, tokens, ["id", "accountId", "name", "createdAt", "expiresAt", "revokedAt"]);
+      return printRows(io, options, tokens, ["id", "accountId", "name", "createdAt", "expiresAt", "revokedAt"]);
     }
     case "token create": {
       if (options.admin) {
@@ -181,7 +200,7 @@ export async function runCommand(positionals: string[], options: Options): Promi
       return print(tokenView(await withDatabase(config, (db) => revokeToken(db, "system", id))));
     }
     default:
-      throw new UsageError(`unknown command: ${positionals.join(" ")} (toolgate --help lists the commands)`);
+      throw new Error(`no code for the command ${name}`);
   }
 }
 
@@ -193,32 +212,32 @@ async function issueAdminToken(db: Database, input: { name: string; expiresAt?: 
   return { ...tokenView(token), secret };
 }
 
-/** Prints why a command failed, in one line where possible, and exits with the matching status. */
-export function exitWithFailure(error: unknown): never {
+/** Prints why a command failed, in one line where possible; returns the matching exit status. */
+function reportFailure(error: unknown, io: CliIo): number {
   if (error instanceof InvalidOptionsError) {
-    console.error(error.problems.join("\n"));
-    process.exit(2);
+    io.err(error.problems.join("\n"));
+    return 2;
   }
-  if (error instanceof StartupError) {
-    console.error(error.message);
-    process.exit(2);
-  }
-  if (error instanceof UsageError) {
-    console.error(error.message);
-    process.exit(2);
+  if (error instanceof StartupError || error instanceof UsageError) {
+    io.err(error.message);
+    return 2;
   }
   if (error instanceof DomainError) {
-    console.error(JSON.stringify({ code: error.code, errors: error.problems }));
-    process.exit(1);
+    io.err(JSON.stringify({ code: error.code, errors: error.problems }));
+    return 1;
   }
   const { code, address, port } = (error ?? {}) as { code?: string; address?: string; port?: number };
   if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
     const why = { EADDRINUSE: "the address is already in use", EACCES: "permission denied", EADDRNOTAVAIL: "no such address on this host" }[code];
-    console.error(`cannot listen on ${address}:${port}: ${why} (choose another with PORT or --port, HOST or --host)`);
-    process.exit(2);
+    io.err(`cannot listen on ${address}:${port}: ${why} (choose another with PORT or --port, HOST or --host)`);
+    return 2;
   }
   // A bug, not something the operator typed: still one line; LOG_LEVEL=debug shows the stack.
-  const debug = process.env.LOG_LEVEL === "debug" || process.env.LOG_LEVEL === "trace";
-  console.error(debug ? error : `unexpected error: ${String((error as Error)?.message ?? error).split("\n")[0]} (LOG_LEVEL=debug prints the stack)`);
-  process.exit(1);
+  const debug = io.env.LOG_LEVEL === "debug" || io.env.LOG_LEVEL === "trace";
+  io.err(
+    debug
+      ? String((error as Error)?.stack ?? error)
+      : `unexpected error: ${String((error as Error)?.message ?? error).split("\n")[0]} (LOG_LEVEL=debug prints the stack)`,
+  );
+  return 1;
 }

@@ -1,10 +1,11 @@
 // The CLI checks its options as the API checks its input (the same schemas, src/domain/inputs.ts):
-// every bad value on its own line, exit status 2, no stack trace, and nothing written.
+// every bad value on its own line, exit status 2, no stack trace, and nothing written. The command
+// runs in this process; test/cli/cli.test.ts spawns it for what only a process shows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../src/db/migrations.js";
 import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { describeEachDatabase, POSTGRES_URL } from "../helpers/service.js";
-import { toolgate, type CliResult } from "./toolgate-cli.js";
+import { toolgateInProcess as toolgate, type CliResult } from "./toolgate-cli.js";
 
 const NO_SUCH_ID = "0190f0a8-6c1e-7c3a-9d2b-1f4e5a6b7c8d";
 
