@@ -52,7 +52,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
   if (config.metrics.port !== undefined) await checkCanListen(config.metrics.port, config.host);
   const logger = createLogger(config.logLevel, hooks.logDestination);
   const metrics = createServiceMetrics(providerOf(config.databaseUrl));
-  const { db, adminToken } = await openMigratedDatabase(config, logger, metrics).catch((error: unknown) => {
+  const { db, adminToken, registryId } = await openMigratedDatabase(config, logger, metrics).catch((error: unknown) => {
     throw asStartupError(config.databaseUrl, error);
   });
   if (poolUsageOf(db)) metrics.watchPool(() => poolUsageOf(db));
@@ -72,9 +72,12 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     logger,
     introspection: config.introspection,
     rateLimit: config.rateLimit,
-    // A public page may hold a demo account's token, never the admin's: without demo accounts, no token.
-    graphiqlToken: config.demo ? seeded.demoTokens?.owner : undefined,
-    graphiqlVariables: config.demo ? seeded.graphiqlVariables : undefined,
+    graphiql: {
+      // A public page may hold a demo account's token, never the admin's: without demo accounts, no token.
+      token: config.demo ? seeded.demoTokens?.owner : undefined,
+      variables: config.demo ? seeded.graphiqlVariables : undefined,
+      storageScope: registryId,
+    },
     isReady: () => ready,
     tokenCacheMs: config.tokenCacheMs,
     readCacheBytes: config.readCacheBytes,
@@ -115,15 +118,21 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
 }
 
 /** The database (created when missing), migrations, then the client, then the bootstrap admin. */
-async function openMigratedDatabase(config: Config, logger: Logger, metrics: ServiceMetrics): Promise<{ db: Database; adminToken: string | undefined }> {
+async function openMigratedDatabase(
+  config: Config,
+  logger: Logger,
+  metrics: ServiceMetrics,
+): Promise<{ db: Database; adminToken: string | undefined; registryId: string }> {
   const created = await createDatabaseIfMissing(config.databaseUrl, config.postgres);
   if (created) logger.info({ database: created }, "created the database");
   const applied = await migrateDatabase(config.databaseUrl, config.postgres);
   if (applied.length > 0) logger.info({ migrations: applied }, "applied database migrations");
   const db = await openDatabase(config.databaseUrl, { postgres: config.postgres, observeQuery: metrics.observeQuery });
   try {
-    const { generatedSecret } = await bootstrapAdmin(db, config.adminToken);
-    return { db, adminToken: config.adminToken ?? generatedSecret };
+    const { admin, generatedSecret } = await bootstrapAdmin(db, config.adminToken);
+    // The bootstrap admin is the database's first account: its id names this registry (a new
+    // database, after a reset or on another provider, is a new registry).
+    return { db, adminToken: config.adminToken ?? generatedSecret, registryId: admin.id };
   } catch (error) {
     await db.$disconnect().catch(() => {});
     throw error;

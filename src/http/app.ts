@@ -13,7 +13,7 @@ import type { MethodRefusal } from "./api/method-refusal.js";
 import { ReadCache } from "./api/read-cache.js";
 import { createGraphQLHandler } from "./graphql-endpoint/yoga.js";
 import { healthzFastPath, type NodeFastPath } from "./ops/health-fast-path.js";
-import type { StarterVariables } from "./pages/graphiql.js";
+import type { GraphiQLPageOptions } from "./pages/graphiql.js";
 import { accessLog } from "./pipeline/access-log.js";
 import { closeAfterRefusedBody } from "./pipeline/connection-close.js";
 import { corsHeaders, corsPreflight, createCors } from "./pipeline/cors.js";
@@ -34,8 +34,7 @@ export interface AppOptions {
   introspection: boolean;
   /** Off when omitted. */
   rateLimit?: RateLimitConfig | undefined;
-  graphiqlToken?: string | undefined;
-  graphiqlVariables?: StarterVariables | undefined;
+  graphiql?: GraphiQLPageOptions | undefined;
   /** Answers /readyz; false while shutting down. */
   isReady(): boolean;
   /** How long a looked-up token is trusted before it is read again (0: every request reads it). */
@@ -85,8 +84,7 @@ export function createApp(options: AppOptions): App {
       schema: options.schema,
       logger,
       introspection: options.introspection,
-      graphiqlToken: options.graphiqlToken,
-      graphiqlVariables: options.graphiqlVariables,
+      graphiql: options.graphiql,
     }),
     tokens: cachedTokenLookup(tokenLookupIn(db), { ttlMs: options.tokenCacheMs ?? 0 }),
     limiter: createRateLimiter(options.rateLimit ?? OFF),

@@ -12,7 +12,7 @@ import { DomainError } from "../../domain/errors.js";
 import { graphqlArmorPlugins } from "../../graphql/armor.js";
 import type { Context } from "../../graphql/context.js";
 import { graphQLErrorFor, maskError, type ErrorExtensions } from "../../graphql/error-codes.js";
-import { lazyGraphiQLPage, type StarterVariables } from "../pages/graphiql.js";
+import { lazyGraphiQLPage, type GraphiQLPageOptions } from "../pages/graphiql.js";
 import { boundedParserCaches } from "./document-cache.js";
 import { useAnswerableNote } from "./plugins/answerable-note.js";
 import { useGraphQLOverHttpStatuses } from "./plugins/graphql-status.js";
@@ -35,14 +35,11 @@ export interface YogaOptions {
   schema: GraphQLSchema;
   logger: Logger;
   introspection: boolean;
-  /** Token GraphiQL pre-fills in demo mode. */
-  graphiqlToken?: string | undefined;
-  /** Variables GraphiQL pre-fills in demo mode: ids from the demo data. */
-  graphiqlVariables?: StarterVariables | undefined;
+  graphiql?: GraphiQLPageOptions | undefined;
 }
 
 export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<RequestServerContext, Context> {
-  const graphiqlPage = lazyGraphiQLPage({ token: options.graphiqlToken, variables: options.graphiqlVariables });
+  const graphiqlPage = lazyGraphiQLPage(options.graphiql ?? {});
   return createYoga<RequestServerContext, Context>({
     schema: options.schema,
     graphqlEndpoint: "/graphql",

@@ -7,6 +7,7 @@
 // the starter has one fragment, ReleaseSummary, and every operation uses it. The whole document must
 // also stay valid and within the limits (hardening.test.ts); test/demo/graphiql-starter.test.ts runs
 // every operation as GraphiQL sends it.
+import { createHash } from "node:crypto";
 import type { GraphiQLOptions } from "graphql-yoga";
 import { GRAPHQL_LIMITS } from "../../graphql/armor.js";
 import { FAVICON_PATH } from "./favicon.js";
@@ -207,6 +208,12 @@ export interface GraphiQLPageOptions {
   token?: string | undefined;
   /** Pre-filled in the Variables tab (demo mode: ids from the demo data). */
   variables?: StarterVariables | undefined;
+  /**
+   * Names the registry the page belongs to (its database). GraphiQL keeps its tabs, headers and
+   * variables in the browser under this scope, so a browser that knew another database (before a
+   * reset, or the other provider) does not send that one's token or ids here.
+   */
+  storageScope?: string | undefined;
 }
 
 /**
@@ -236,6 +243,11 @@ function renderGraphiQLPage(manifest: GraphiQLManifest, options: GraphiQLPageOpt
     shouldPersistHeaders: true,
   };
   const workers = Object.fromEntries(MONACO_WORKER_LABELS.map((label) => [label, graphiqlAssetUrl(manifest.workers[label])]));
+  // A digest, not the id itself: the page is public.
+  const storageScope = createHash("sha256")
+    .update(options.storageScope ?? "")
+    .digest("hex")
+    .slice(0, 16);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -248,7 +260,7 @@ function renderGraphiQLPage(manifest: GraphiQLManifest, options: GraphiQLPageOpt
 <body id="body" class="no-focus-outline">
 <noscript>GraphiQL needs JavaScript.</noscript>
 <div id="root"></div>
-<script type="application/json" id="${GRAPHIQL_CONFIGURATION_ID}">${jsonInScript({ options: graphiqlOptions, workers })}</script>
+<script type="application/json" id="${GRAPHIQL_CONFIGURATION_ID}">${jsonInScript({ options: graphiqlOptions, workers, storageScope })}</script>
 <script src="${graphiqlAssetUrl(manifest.boot)}"></script>
 <script src="${graphiqlAssetUrl(manifest.script)}"></script>
 </body>
