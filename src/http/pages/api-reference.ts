@@ -1,11 +1,12 @@
 // The unauthenticated pages about the API: the OpenAPI document (/openapi.json), its reference page
-// (/docs, Scalar's standalone bundle served from node_modules, no CDN), the indexes at / and /v1
-// that link every surface, and the site's icon.
+// (/docs, Scalar's standalone bundle served from node_modules, no CDN), the landing page at /
+// (landing.ts) and the index at /v1 that link every surface, and the site's icon.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { byteResponse } from "../byte-body.js";
 import { FAVICON_PATH, faviconResponse } from "./favicon.js";
+import { landingPage } from "./landing.js";
 import { createOpenApiDocument } from "../rest/openapi.js";
 import type { RestRoute } from "../rest/route.js";
 import { readScalarBundle } from "./scalar-bundle.js";
@@ -26,15 +27,6 @@ export const LINKS = {
   readyz: "/readyz",
   metrics: "/metrics",
 } as const;
-
-const LINK_TITLES: Record<keyof typeof LINKS, string> = {
-  graphql: "GraphQL endpoint and GraphiQL (open it in a browser)",
-  docs: "REST API reference (/v1)",
-  openapi: "OpenAPI 3.1 document of the REST API",
-  healthz: "Liveness",
-  readyz: "Readiness",
-  metrics: "Prometheus metrics",
-};
 
 /** Pages change with a deploy: clients may keep them but revalidate (the representation step adds the ETag). */
 const REVALIDATE = "no-cache";
@@ -85,29 +77,6 @@ function docsPage(): string {
 `;
 }
 
-function landingPage(version: string): string {
-  const items = (Object.keys(LINKS) as (keyof typeof LINKS)[])
-    .map((key) => `<li><a href="${LINKS[key]}">${LINKS[key]}</a> — ${LINK_TITLES[key]}</li>`)
-    .join("\n");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>toolgate</title>
-<link rel="icon" href="${FAVICON_PATH}">
-</head>
-<body>
-<h1>toolgate ${version}</h1>
-<p>A registry of tool middleware: tool releases and environment grants, over GraphQL and REST (<a href="/v1">/v1</a>).</p>
-<ul>
-${items}
-</ul>
-</body>
-</html>
-`;
-}
-
 const html = (body: string, cacheControl = REVALIDATE) =>
   new Response(body, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": cacheControl } });
 
@@ -119,7 +88,7 @@ export function apiReferencePages(routes: readonly RestRoute[]): Page[] {
   const index = JSON.stringify({ name: "toolgate", version, links: LINKS });
   let bundle: Promise<{ bytes: Uint8Array; sha256: string }> | undefined;
   return [
-    { path: "/", handle: async () => html(landingPage(version)) },
+    { path: "/", handle: async () => html(landingPage(version, LINKS)) },
     { path: "/v1", handle: async () => new Response(index, { headers: { "content-type": "application/json", "cache-control": REVALIDATE } }) },
     { path: LINKS.openapi, handle: async () => new Response(documentJson, { headers: { "content-type": "application/json", "cache-control": REVALIDATE } }) },
     { path: LINKS.docs, handle: async () => html(docsPage()) },
