@@ -26,6 +26,12 @@ const rows: Array<[rule: string, mutate: (d: Draft) => void, issues: string[]]> 
   ["no root node", (d) => (d.scope.value.presented.commands.nodes = []), [`${PRESENTED}.commands.nodes: the root node is required`]],
   // names and aliases lower-kebab-case and unique
   ["definition name not kebab-case", (d) => (d.name = "GitLite"), [`definition.name: "GitLite" is not lower-kebab-case`]],
+  // the presented surface carries the release's version; the expected surface may differ
+  [
+    "presented version other than the definition's",
+    (d) => (d.scope.value.presented.version = "2.44.0"),
+    [`${PRESENTED}.version: "2.44.0" differs from the definition's version "2.43.0"; a release presents its own version`],
+  ],
   ["definition alias repeating the name", (d) => (d.aliases = ["gl", "git-lite"]), [`definition.aliases[1]: duplicate alias "git-lite"`]],
   ["command alias not kebab-case", (d) => (nodes(d)[1].aliases = ["St"]), [`${NODES}[1].aliases[0]: "St" is not lower-kebab-case`]],
   ["command alias repeating its name", (d) => (nodes(d)[1].aliases = ["status"]), [`${NODES}[1].aliases[0]: duplicate alias "status"`]],
@@ -137,6 +143,10 @@ const rows: Array<[rule: string, mutate: (d: Draft) => void, issues: string[]]> 
 describe("validateDefinition: definition rules", () => {
   it.each(rows)("rejects %s", (_, mutate, issues) => {
     expect(issuesAfter(mutate)).toEqual(issues);
+  });
+
+  it("accepts an expected surface of another version than the release's (the tool underneath)", () => {
+    expect(issuesAfter((d) => (d.scope.value.expected.version = "2.44.0"))).toEqual([]);
   });
 
   it("reports every rule broken, in both surfaces", () => {

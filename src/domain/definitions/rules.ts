@@ -1,4 +1,4 @@
-// Definition rules checked on every publication (semantics.md, "Validate and apply"), run on a
+// Definition rules checked on every publication (docs/semantics.md, "Validate and apply"), run on a
 // structurally valid definition. Both the presented and the expected surface are checked.
 import { holdsNul, NUL_PROBLEM } from "../../db/text.js";
 import type { Issue, Path } from "./issues.js";
@@ -16,9 +16,26 @@ export function definitionRuleIssues(definition: MiddlewareDefinition): Issue[] 
     // The version is stored as a column of its own (the release's coordinate).
     ...(holdsNul(definition.version) ? [{ path: ["version"], message: NUL_PROBLEM }] : []),
     ...duplicateIssues(names, (name) => `duplicate alias ${JSON.stringify(name)}`),
+    ...presentedVersionIssues(definition, [...scope, "presented", "version"]),
     ...surfaceIssues(definition.scope.value.presented, [...scope, "presented"]),
     ...surfaceIssues(definition.scope.value.expected, [...scope, "expected"]),
     ...schemaIssues(definition.scope.value.parameter_schema, [...scope, "parameter_schema"]).issues,
+  ];
+}
+
+/**
+ * The presented surface is what the release presents, so it carries the release's version. The
+ * expected surface (the tool underneath) may be of another version: a middleware release can adapt
+ * an older or newer tool.
+ */
+function presentedVersionIssues(definition: MiddlewareDefinition, at: Path): Issue[] {
+  const presented = definition.scope.value.presented.version;
+  if (presented === definition.version) return [];
+  return [
+    {
+      path: at,
+      message: `${JSON.stringify(presented)} differs from the definition's version ${JSON.stringify(definition.version)}; a release presents its own version`,
+    },
   ];
 }
 
