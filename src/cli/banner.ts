@@ -32,11 +32,14 @@ export function printBanner(service: Service, config: Config, demoVariables?: De
     const { T, ACCOUNT, BOB_T, BOB_ACCOUNT, ENV, PRODUCTION_ENV, RELEASE, GRANT } = demoVariables;
     lines.push(
       "",
-      "For the curl examples (README, docs/api.md), paste into your shell: the URL, alice's token and id, bob's,",
-      "environments staging (ENV) and production, a release not yet granted in staging, and a grant in staging:",
+      "For the examples of README.md and docs/, paste into your shell (in the project directory): the URL, alice's",
+      "token and id, bob's, environments staging (ENV) and production, a release not yet granted in staging, a grant",
+      "in staging, and the two headers every curl example sends:",
       // Unindented, so a triple-click copies a line that runs as is.
       `export B=${service.url} T=${T} ACCOUNT=${ACCOUNT} BOB_T=${BOB_T} BOB_ACCOUNT=${BOB_ACCOUNT}`,
       `export ENV=${ENV} PRODUCTION_ENV=${PRODUCTION_ENV} RELEASE=${RELEASE} GRANT=${GRANT}`,
+      // Expanded when pasted, after the line that sets T.
+      'export H="Authorization: Bearer $T" J="Content-Type: application/json"',
     );
   }
   lines.push("");

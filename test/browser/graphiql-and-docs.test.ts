@@ -4,9 +4,10 @@
 // playwright-core; never a downloaded browser. Screenshots go to test-artifacts/ (gitignored; CI
 // keeps them). Without Chromium the suite is skipped, visibly.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
 
@@ -92,6 +93,19 @@ describe.skipIf(!chromiumPresent)("a browser against `toolgate serve --demo`", (
     expect(problems).toEqual([]);
   }, 180_000);
 
+  it("shows the landing page: what toolgate is, and a link to each surface that answers", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const { problems } = await watchProblems(page, server.url);
+    await page.goto(`${server.url}/`, { waitUntil: "load", timeout: 60_000 });
+    expect(await page.locator("h1").textContent()).toMatch(/^toolgate/);
+    expect(await page.locator("p.lead").textContent()).toMatch(/registry for tool middleware/);
+    const cards = await page.locator(".surfaces a").evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href));
+    expect(cards).toHaveLength(4);
+    for (const href of cards) expect((await fetch(href, { headers: { accept: "text/html" } })).status).toBe(200);
+    await page.screenshot({ path: path.join(ARTIFACTS, "landing.png") });
+    expect(problems).toEqual([]);
+  }, 120_000);
+
   it("renders the REST reference at /docs (when this build serves it)", async (context) => {
     const probe = await fetch(`${server.url}/docs`);
     if (probe.status === 404) {
@@ -114,4 +128,55 @@ describe.skipIf(!chromiumPresent)("a browser against `toolgate serve --demo`", (
     expect(await iconOf(page)).toEqual(ICON);
     expect(problems).toEqual([]);
   }, 180_000);
+});
+
+/** A port free right now, for two servers one after the other on one origin. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.once("error", reject);
+  });
+
+/** Runs the starter's operation Me in a new tab of `context`; the response pane's text once it shows alice. */
+async function runMe(context: BrowserContext, url: string): Promise<string> {
+  const page = await context.newPage();
+  await page.goto(`${url}/graphql`, { waitUntil: "load", timeout: 90_000 });
+  await page.locator(".graphiql-execute-button").click({ timeout: 90_000 });
+  await page.getByRole("menuitem", { name: "Me", exact: true }).click();
+  const result = page.locator(".graphiql-response");
+  await expect.poll(async () => (await result.textContent()) ?? "", { timeout: 30_000 }).toMatch(/alice@demo\.toolgate\.dev|"errors"/);
+  const shown = (await result.textContent()) ?? "";
+  await page.close();
+  return shown;
+}
+
+describe.skipIf(!chromiumPresent)("GraphiQL after the demo is reset (README: Resetting the demo)", () => {
+  it("sends the new database's demo token and ids, not the ones the browser kept from the database before", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "toolgate-browser-reset-"));
+    const database = { TOOLGATE_DATABASE_URL: `file:${path.join(folder, "toolgate.db")}` };
+    const port = String(await freePort());
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-background-networking"] });
+    let server: ServingToolgate | undefined;
+    try {
+      // One browser profile for both: the same origin, so the same localStorage.
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      server = await serveToolgate(database, 120_000, ["--demo", "--port", port]);
+      expect(await runMe(context, server.url)).toContain("alice@demo.toolgate.dev");
+      server.child.kill("SIGTERM");
+      await server.exited;
+      rmSync(folder, { recursive: true, force: true });
+      mkdirSync(folder);
+      server = await serveToolgate(database, 120_000, ["--demo", "--port", port]);
+      const shown = await runMe(context, server.url);
+      expect(shown).toContain("alice@demo.toolgate.dev");
+      expect(shown).not.toContain('"errors"');
+    } finally {
+      await browser.close();
+      await server?.ensureDead();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

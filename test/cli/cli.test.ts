@@ -82,17 +82,18 @@ describe("toolgate CLI", () => {
     expect(output).toMatch(/alice \(owner\)\s+Bearer tg_/);
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: "ok" });
 
-    // The README's curl block, verbatim, after the two export lines the banner printed.
+    // The README's curl block, verbatim, after the export lines the banner printed.
     await new Promise<void>((resolve) =>
-      /^export ENV=.*\n/m.test(output) ? resolve() : child.stdout.on("data", () => /^export ENV=.*\n/m.test(output) && resolve()),
+      /^export H=.*\n/m.test(output) ? resolve() : child.stdout.on("data", () => /^export H=.*\n/m.test(output) && resolve()),
     );
     const exports = output.split("\n").filter((line) => line.startsWith("export "));
     expect(exports).toEqual([
       expect.stringMatching(new RegExp(`^export B=${url} T=tg_\\S+ ACCOUNT=[\\da-f-]{36} BOB_T=tg_\\S+ BOB_ACCOUNT=[\\da-f-]{36}$`)),
       expect.stringMatching(/^export ENV=[\da-f-]{36} PRODUCTION_ENV=[\da-f-]{36} RELEASE=[\da-f-]{36} GRANT=[\da-f-]{36}$/),
+      'export H="Authorization: Bearer $T" J="Content-Type: application/json"',
     ]);
     const readme = readFileSync("README.md", "utf8");
-    const curlBlock = /paste the two `export`[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const curlBlock = /paste the three `export`[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
     const { stdout: curled } = await run("bash", ["-ec", `${exports.join("\n")}\n${curlBlock}`]);
     const [health, me, releases] = curled.replace(/\}\{/g, "}\n{").split("\n");
     expect(JSON.parse(health!)).toEqual({ status: "ok" });
