@@ -1,7 +1,7 @@
 // Every ```sh block of README.md and docs/*.md, run as a reader runs them: bash in the project
 // directory, after pasting the `export` lines a demo server's banner printed, block after block in
-// one shell in the document's order, one fresh demo server (the shipped bin/toolgate.js) per
-// document, on each database. Every HTTP answer must be a success unless the document says, in an
+// one shell in the document's order, the documents one after another against one demo server (the
+// shipped bin/toolgate.js), on each database. Every HTTP answer must be a success unless the document says, in an
 // HTML comment on the line before the block, which statuses it shows (`<!-- expect: 401 405 -->`).
 // A block a reader runs elsewhere (installing, starting or resetting the server, the benchmark) says
 // so there too (`<!-- not run: … -->`), and the test checks that every block is one or the other.
@@ -74,61 +74,61 @@ describe("the documents' shell blocks", () => {
 });
 
 describeEachDatabase("the documents' shell blocks, run verbatim", (provider) => {
-  for (const document of RUN_DOCUMENTS) {
-    describe(document, () => {
-      let scratch: ScratchDatabase;
-      let server: ServingToolgate;
-      let exports: string[];
-      beforeAll(async () => {
-        scratch = await createScratchDatabase(provider, POSTGRES_URL);
-        server = await serveToolgate({ TOOLGATE_DATABASE_URL: scratch.url }, 120_000, ["--demo"]);
-        exports = server
-          .stdout()
-          .split("\n")
-          .filter((line) => line.startsWith("export "));
-        expect(exports).toHaveLength(3);
-      }, 180_000);
-      afterAll(async () => {
-        await server?.ensureDead();
-        await scratch?.drop();
-      });
+  let scratch: ScratchDatabase;
+  let server: ServingToolgate;
+  let exports: string[];
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(provider, POSTGRES_URL);
+    server = await serveToolgate({ TOOLGATE_DATABASE_URL: scratch.url }, 120_000, ["--demo"]);
+    exports = server
+      .stdout()
+      .split("\n")
+      .filter((line) => line.startsWith("export "));
+    expect(exports).toHaveLength(3);
+  }, 180_000);
+  afterAll(async () => {
+    await server?.ensureDead();
+    await scratch?.drop();
+  });
 
-      it("every block succeeds, in order, in one shell", async () => {
-        const blocks = shellBlocks(document).filter((block) => !block.notRun);
-        const script = [
-          "set -eu",
-          ...exports,
-          // The admin commands a document shows run against the same database.
-          `export TOOLGATE_DATABASE_URL='${scratch.url}'`,
-          CURL_STATUS,
-          ...blocks.flatMap((block, index) => [`echo '@@block ${index}' >&2`, block.script]),
-        ].join("\n");
-        const result = await run("bash", ["-c", script], { cwd: path.resolve("."), timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }).then(
-          ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
-          (error: { stdout: string; stderr: string; code: number }) => error,
+  // One demo, the documents in a newcomer's order (README, then publishing, then the API), each
+  // finding what the ones before it left.
+  for (const document of RUN_DOCUMENTS) {
+    it(`${document}: every block succeeds, in order, in one shell`, async () => {
+      const blocks = shellBlocks(document).filter((block) => !block.notRun);
+      const script = [
+        "set -eu",
+        ...exports,
+        // The admin commands a document shows run against the same database.
+        `export TOOLGATE_DATABASE_URL='${scratch.url}'`,
+        CURL_STATUS,
+        ...blocks.flatMap((block, index) => [`echo '@@block ${index}' >&2`, block.script]),
+      ].join("\n");
+      const result = await run("bash", ["-c", script], { cwd: path.resolve("."), timeout: 120_000, maxBuffer: 64 * 1024 * 1024 }).then(
+        ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
+        (error: { stdout: string; stderr: string; code: number }) => error,
+      );
+      const sections = result.stderr.split(/^@@block (\d+)\n/m);
+      const statuses = new Map<number, number[]>();
+      for (let i = 1; i < sections.length; i += 2)
+        statuses.set(
+          Number(sections[i]),
+          [...sections[i + 1]!.matchAll(/^HTTP (\d{3})$/gm)].map((m) => Number(m[1])),
         );
-        const sections = result.stderr.split(/^@@block (\d+)\n/m);
-        const statuses = new Map<number, number[]>();
-        for (let i = 1; i < sections.length; i += 2)
-          statuses.set(
-            Number(sections[i]),
-            [...sections[i + 1]!.matchAll(/^HTTP (\d{3})$/gm)].map((m) => Number(m[1])),
-          );
-        const reached = statuses.size - 1;
+      const reached = statuses.size - 1;
+      expect(
+        result.code,
+        `${document}:${blocks[reached]?.line} failed (exit ${result.code}):\n${result.stderr.slice(-2000)}\n${result.stdout.slice(-2000)}`,
+      ).toBe(0);
+      blocks.forEach((block, index) => {
+        const answered = statuses.get(index) ?? [];
+        const where = `${document}:${block.line}`;
         expect(
-          result.code,
-          `${document}:${blocks[reached]?.line} failed (exit ${result.code}):\n${result.stderr.slice(-2000)}\n${result.stdout.slice(-2000)}`,
-        ).toBe(0);
-        blocks.forEach((block, index) => {
-          const answered = statuses.get(index) ?? [];
-          const where = `${document}:${block.line}`;
-          expect(
-            answered.filter((status) => status === 0 || (status >= 400 && !block.expected.includes(status))),
-            `${where} answered ${answered.join(", ")}`,
-          ).toEqual([]);
-          for (const status of block.expected) expect(answered, `${where} shows ${status}`).toContain(status);
-        });
-      }, 180_000);
-    });
+          answered.filter((status) => status === 0 || (status >= 400 && !block.expected.includes(status))),
+          `${where} answered ${answered.join(", ")}`,
+        ).toEqual([]);
+        for (const status of block.expected) expect(answered, `${where} shows ${status}`).toContain(status);
+      });
+    }, 180_000);
   }
 });
