@@ -147,6 +147,10 @@ async function runAdminCommand(name: string, options: Options, io: CliIo): Promi
       const { createdDatabase, applied } = await prepareDatabase(config);
       return print(createdDatabase ? { createdDatabase, applied } : { applied });
     }
+    case "backup": {
+      const { backupDatabase } = await import("./backup.js");
+      return print(await backupDatabase(config.databaseUrl, options.to));
+    }
     case "seed": {
       if (!options.demo) throw new UsageError("--demo: required (the demo data is the one data set seed loads)");
       const { seedDemo } = await import("../demo/seed.js");

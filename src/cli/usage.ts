@@ -20,6 +20,7 @@ export const OPTIONS = {
   "expires-at": { type: "string" },
   id: { type: "string" },
   json: { type: "boolean" },
+  to: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } satisfies ParseArgsConfig["options"];
@@ -55,6 +56,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     synopsis: "[--database-url URL]",
     summary: 'Creates a missing database (SQLite file or PostgreSQL) and applies pending migrations; prints {"applied": [...]}.',
     options: {},
+  },
+  {
+    name: "backup",
+    synopsis: "--to FILE [--database-url URL]",
+    summary:
+      "Copies an embedded SQLite database, while the server runs, into a new file (SQLite's online backup). On PostgreSQL, use pg_dump (docs/deploy.md, Backup and restore).",
+    options: { to: "the new file to write; an existing file is refused" },
   },
   {
     name: "seed",
