@@ -22,8 +22,8 @@ export interface ToolgateProcess {
 }
 
 /** Runs bin/toolgate.js as an executable, so with the launcher's memory settings and V8 flags, as shipped. */
-export function runToolgate(args: string[], env: Record<string, string>): ToolgateProcess {
-  const child = spawn(BIN, args, { env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env } });
+export function runToolgate(args: string[], env: Record<string, string>, bin = BIN): ToolgateProcess {
+  const child = spawn(bin, args, { env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -45,9 +45,9 @@ export interface ServingToolgate extends ToolgateProcess {
   url: string;
 }
 
-/** `toolgate serve --port 0` (plus `extraArgs`, e.g. `--demo`); resolves once the banner shows the URL. */
-export async function serveToolgate(env: Record<string, string>, timeoutMs = 60_000, extraArgs: string[] = []): Promise<ServingToolgate> {
-  const started = runToolgate(["serve", "--port", "0", "--host", "127.0.0.1", ...extraArgs], env);
+/** `toolgate serve --port 0` (plus `extraArgs`, e.g. `--demo`); resolves once the banner shows the URL. `bin`: another copy of the command. */
+export async function serveToolgate(env: Record<string, string>, timeoutMs = 60_000, extraArgs: string[] = [], bin = BIN): Promise<ServingToolgate> {
+  const started = runToolgate(["serve", "--port", "0", "--host", "127.0.0.1", ...extraArgs], env, bin);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start within ${timeoutMs} ms:\n${started.stdout()}\n${started.stderr()}`)), timeoutMs);
     const check = () => {
