@@ -1,12 +1,14 @@
 // The container files (Dockerfile, compose.yaml, deploy/Caddyfile), checked without a Docker daemon:
-// what the image copies is enough to run (the runtime stage's files, laid out alone, serve and pass
-// the image's own health check), it runs unprivileged, and the compose file wires two replicas to
-// PostgreSQL behind a proxy that checks readiness. Where a daemon answers, the image is built and run.
+// the Dockerfile passes the linter of VS Code's Docker support (dockerfile-utils); what the image
+// copies is enough to run (the runtime stage's files, laid out alone, serve and pass the image's own
+// health check); it runs unprivileged; and the compose file wires two replicas to PostgreSQL behind
+// a proxy that checks readiness. Where a daemon answers, the image is built and run.
 import { execFile, execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { validate } from "dockerfile-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { serveToolgate } from "../helpers/child-process.js";
@@ -52,6 +54,10 @@ const dockerAvailable = (() => {
 if (!dockerAvailable) console.warn("[toolgate tests] no Docker daemon: the image is checked without being built (test/deploy/container.test.ts)");
 
 describe("the Dockerfile", () => {
+  it("has no problem dockerfile-utils' linter finds (unknown instructions, bad arguments, flags, ports)", () => {
+    expect(validate(readFileSync("Dockerfile", "utf8")).map((problem) => `${problem.range.start.line + 1}: ${problem.message}`)).toEqual([]);
+  });
+
   it("builds in one stage and runs from another, as the unprivileged node user, with a readiness health check", () => {
     expect(stages).toHaveLength(2);
     expect(runtime[0]!.args).toMatch(/^node:20-/);
