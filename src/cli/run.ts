@@ -3,7 +3,7 @@
 // refusal is one line per problem, `<what>: <problem>`, and exit status 2.
 import { parseArgs } from "node:util";
 import { projectVersion } from "../project-root.js";
-import { COMMON_OPTIONS, commandUsage, findCommand, OPTIONS, USAGE, type OptionName } from "./usage.js";
+import { COMMANDS, COMMON_OPTIONS, commandUsage, findCommand, OPTIONS, USAGE, type OptionName } from "./usage.js";
 
 /** Where a run writes, and the environment it reads its configuration from. */
 export interface CliIo {
@@ -27,19 +27,30 @@ function argumentProblem(error: unknown): string {
   return message.split("\n")[0]!;
 }
 
+/** The commands under a first word (`account` → account create, account list). */
+const familyOf = (words: readonly string[]) => COMMANDS.filter((command) => words.length === 1 && command.name.startsWith(`${words[0]} `));
+
 function help(topic: readonly string[], io: CliIo): CliOutcome {
   if (topic.length === 0) {
     io.out(USAGE);
     return 0;
   }
   const command = findCommand(topic);
-  if (!command) return unknownCommand(topic, io);
-  io.out(commandUsage(command));
+  const family = familyOf(topic);
+  if (command) io.out(commandUsage(command));
+  else if (family.length > 0) io.out(family.map((member) => `usage: toolgate ${member.name} ${member.synopsis}`).join("\n"));
+  else return unknownCommand(topic, io);
   return 0;
 }
 
 function unknownCommand(words: readonly string[], io: CliIo): CliOutcome {
-  io.err(`${words.join(" ")}: unknown command (toolgate help lists the commands)`);
+  const family = familyOf(words);
+  if (family.length > 0) {
+    const subcommands = family.map((member) => member.name.split(" ")[1]).join(", ");
+    io.err(`${words[0]}: needs one of ${subcommands} (toolgate help ${words[0]})`);
+  } else {
+    io.err(`${words.join(" ")}: unknown command (toolgate help lists the commands)`);
+  }
   return 2;
 }
 

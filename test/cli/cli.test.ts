@@ -181,6 +181,13 @@ describe("toolgate help and --version", () => {
     }
     expect((await inProcess("help", "account", "create")).stdout).toBe(spawned.stdout);
     expect(await inProcess("help", "frobnicate")).toEqual({ stdout: "", stderr: "frobnicate: unknown command (toolgate help lists the commands)\n", code: 2 });
+    // A first word alone: its commands, or what it needs.
+    expect((await inProcess("help", "token")).stdout).toMatch(/^usage: toolgate token create .*\nusage: toolgate token revoke .*\nusage: toolgate token list /);
+    expect(await inProcess("environment")).toEqual({
+      stdout: "",
+      stderr: "environment: needs one of create, share, list (toolgate help environment)\n",
+      code: 2,
+    });
   }, 60_000);
 });
 
