@@ -38,7 +38,7 @@ const exitCode = integer.meta({ minimum: 1, maximum: 255 });
 /** Stored as a column of its own, and PostgreSQL text cannot hold U+0000. */
 const storedText = z.string().meta({ pattern: "^[^\\u0000]*$" });
 
-// 2.10
+// A reference, by id, to a type of the surface's schema, with the documentation of its use here.
 export const typeRefSchema = z.strictObject({
   kind: z.enum(TYPE_KINDS),
   value: z.strictObject({
@@ -75,7 +75,7 @@ export const docSchema = z.strictObject({
 
 const nestedDocSchema = docSchema.partial();
 
-// 2.9
+// An option a command takes, with its value's type.
 const optionSchema = z.strictObject({
   long: name,
   short: shortName,
@@ -173,7 +173,7 @@ const commandBodySchema = z.strictObject({
   annotations: annotationsSchema,
 });
 
-// 2.8
+// One command of the tree: its names, documentation, inherited globals, subcommands and body.
 export const commandNodeSchema = z.strictObject({
   name,
   aliases: names,
@@ -186,7 +186,7 @@ export const commandNodeSchema = z.strictObject({
   body: commandBodySchema,
 });
 
-// 2.6
+// A surface: the commands a tool presents (or, as `expected`, the tool underneath has) and their schema.
 export const presentedSurfaceSchema = z.strictObject({
   version: z.string(),
   requires_filesystem: z.boolean(),
@@ -194,7 +194,7 @@ export const presentedSurfaceSchema = z.strictObject({
   schema: schemaSchema,
 });
 
-// 2.5
+// The whole middleware definition, as published.
 export const middlewareDefinitionSchema = z.strictObject({
   name,
   version: storedText,
