@@ -6,6 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { COMMANDS } from "../../src/cli/usage.js";
+import { bannerExports } from "../helpers/child-process.js";
 import { toolgateInProcess } from "../reliability/toolgate-cli.js";
 
 const run = promisify(execFile);
@@ -86,7 +87,7 @@ describe("toolgate CLI", () => {
     await new Promise<void>((resolve) =>
       /^export H=.*\n/m.test(output) ? resolve() : child.stdout.on("data", () => /^export H=.*\n/m.test(output) && resolve()),
     );
-    const exports = output.split("\n").filter((line) => line.startsWith("export "));
+    const exports = bannerExports(output);
     expect(exports).toEqual([
       expect.stringMatching(new RegExp(`^export B=${url} T=tg_\\S+ ACCOUNT=[\\da-f-]{36} BOB_T=tg_\\S+ BOB_ACCOUNT=[\\da-f-]{36}$`)),
       expect.stringMatching(/^export ENV=[\da-f-]{36} PRODUCTION_ENV=[\da-f-]{36} RELEASE=[\da-f-]{36} GRANT=[\da-f-]{36}$/),

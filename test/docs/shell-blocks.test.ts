@@ -11,7 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
-import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
+import { bannerExports, serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
 import { describeEachDatabase, POSTGRES_URL } from "../helpers/service.js";
 
 const run = promisify(execFile);
@@ -80,10 +80,7 @@ describeEachDatabase("the documents' shell blocks, run verbatim", (provider) => 
   beforeAll(async () => {
     scratch = await createScratchDatabase(provider, POSTGRES_URL);
     server = await serveToolgate({ TOOLGATE_DATABASE_URL: scratch.url }, 120_000, ["--demo"]);
-    exports = server
-      .stdout()
-      .split("\n")
-      .filter((line) => line.startsWith("export "));
+    exports = bannerExports(server.stdout());
     expect(exports).toHaveLength(3);
   }, 180_000);
   afterAll(async () => {

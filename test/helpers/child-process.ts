@@ -41,6 +41,9 @@ export function runToolgate(args: string[], env: Record<string, string>, bin = B
   };
 }
 
+/** The `export` lines a demo banner printed, to paste into a shell: ids and tokens, then the headers. */
+export const bannerExports = (stdout: string): string[] => stdout.split("\n").filter((line) => line.startsWith("export "));
+
 export interface ServingToolgate extends ToolgateProcess {
   url: string;
 }

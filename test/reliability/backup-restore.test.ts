@@ -10,26 +10,16 @@ import { promisify } from "node:util";
 import { afterEach, expect, it } from "vitest";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
 import { createScratchDatabase, type ScratchDatabase, withAdminConnection } from "../../scripts/scratch-database.js";
-import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
+import { bannerExports, serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
 import { describeEachDatabase, POSTGRES_URL } from "../helpers/service.js";
 import { toolgate } from "./toolgate-cli.js";
 
 const run = promisify(execFile);
 
-/** The demo's shell variables, from the banner's `export` lines. */
+/** The demo's ids and tokens, from the banner's first two `export` lines (the third holds the headers). */
 function demoVariables(server: ServingToolgate): Record<string, string> {
-  const line = server
-    .stdout()
-    .split("\n")
-    .filter((candidate) => candidate.startsWith("export B="))
-    .concat(
-      server
-        .stdout()
-        .split("\n")
-        .filter((candidate) => candidate.startsWith("export ENV=")),
-    )
-    .join(" ");
-  return Object.fromEntries([...line.matchAll(/(\w+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]));
+  const assignments = bannerExports(server.stdout()).slice(0, 2).join(" ");
+  return Object.fromEntries([...assignments.matchAll(/(\w+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]));
 }
 
 /** What the registry answers alice: her releases, staging's grants and events, her account's events. */
