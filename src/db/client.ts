@@ -3,7 +3,9 @@ import { PrismaClient as PostgresClient } from "./generated/postgresql/client.js
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.js";
 import { createAdapterFactory, postgresPoolOf, providerOf, type PostgresSettings } from "./connection.js";
 import type { DatabaseProvider } from "./prisma-schemas.js";
-import { withDataVersion, type DataVersionReader } from "./data-version.js";
+import { withAdapterAccess } from "./adapter-access.js";
+import { dataVersionReader, type DataVersionReader } from "./data-version.js";
+import { definitionTextReader, type DefinitionTextReader } from "./definition-texts.js";
 import { withQueryTiming, type QueryObserver } from "./query-timing.js";
 import { withSqliteIsolation } from "./sqlite-isolation.js";
 
@@ -43,11 +45,22 @@ export function poolUsageOf(db: Database): PoolUsage | undefined {
 
 const providers = new WeakMap<object, DatabaseProvider>();
 const dataVersionReaders = new WeakMap<object, DataVersionReader>();
+const definitionTextReaders = new WeakMap<object, DefinitionTextReader>();
 
 /** Reads the data version (src/db/data-version.ts) of a client opened by `openDatabase`. */
 export function dataVersionOf(db: Database): DataVersionReader {
   const reader = dataVersionReaders.get(db);
   if (!reader) throw new Error("dataVersionOf: not a client opened by openDatabase");
+  return reader;
+}
+
+/**
+ * Reads stored definition texts (src/db/definition-texts.ts) of a client opened by `openDatabase`.
+ * Not of a transaction's: on SQLite its statements would wait for the transaction to end.
+ */
+export function definitionTextsOf(db: Db): DefinitionTextReader {
+  const reader = definitionTextReaders.get(db);
+  if (!reader) throw new Error("definitionTextsOf: not a client opened by openDatabase");
   return reader;
 }
 
@@ -68,13 +81,14 @@ export async function openDatabase(databaseUrl: string, options: DatabaseOptions
   const log = options.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
   const factory = createAdapterFactory(databaseUrl, options.postgres);
   const timed = options.observeQuery ? withQueryTiming(factory, options.observeQuery) : factory;
-  const versioned = withDataVersion(provider === "sqlite" ? withSqliteIsolation(timed) : timed);
+  const reachable = withAdapterAccess(provider === "sqlite" ? withSqliteIsolation(timed) : timed);
   const client =
     provider === "sqlite"
-      ? new SqliteClient({ adapter: versioned.factory, log })
-      : (new PostgresClient({ adapter: versioned.factory, log }) as unknown as SqliteClient);
+      ? new SqliteClient({ adapter: reachable.factory, log })
+      : (new PostgresClient({ adapter: reachable.factory, log }) as unknown as SqliteClient);
   providers.set(client, provider);
-  dataVersionReaders.set(client, versioned.read);
+  dataVersionReaders.set(client, dataVersionReader(reachable.access));
+  definitionTextReaders.set(client, definitionTextReader(reachable.access));
   const pool = postgresPoolOf(factory);
   if (pool) poolUsageReaders.set(client, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }));
   if (options.onQuery) {

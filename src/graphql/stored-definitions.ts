@@ -2,11 +2,12 @@
 // definition's canonical JSON) and releases never change, so a text read once serves every later
 // read of any release with that digest. Reads therefore select the digest, not the text (up to 4 MiB
 // per release; 1.4 MB for a list of 50 grant views), and the definitions a request does not find here
-// are loaded by release id, in one statement per request. The text is handed out as it is (JsonText):
+// are loaded by release id, in one statement per request sent below Prisma's engine (src/db/definition-texts.ts). The text is handed out as it is (JsonText):
 // a REST body copies its bytes, and only a caller that needs the value parses it.
 import { createContextCache } from "@pothos/core";
 import DataLoader from "dataloader";
 import { LRUCache } from "lru-cache";
+import { definitionTextsOf } from "../db/client.js";
 import type { ToolRelease } from "../db/generated/sqlite/client.js";
 import { presentedSurface, type MiddlewareDefinition, type PresentedSurface } from "../domain/definitions/index.js";
 import type { Context } from "./context.js";
@@ -51,8 +52,7 @@ function presentedRange(utf8: Buffer): { start: number; end: number } | null {
 const textLoaderOf = createContextCache(
   (context: Context) =>
     new DataLoader<string, string>(async (releaseIds) => {
-      const rows = await context.db.toolRelease.findMany({ where: { id: { in: [...releaseIds] } }, select: { id: true, definition: true } });
-      const textById = new Map(rows.map((row) => [row.id, row.definition]));
+      const textById = await definitionTextsOf(context.db)(releaseIds);
       return releaseIds.map((id) => textById.get(id) ?? new Error(`tool release ${id} has no stored definition`));
     }),
 );
