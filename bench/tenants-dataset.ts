@@ -38,7 +38,7 @@ export interface TenantAccount {
 
 /** The read keys, each with the index of the account that owns it. */
 export interface TenantKeys {
-  grants: Array<{ id: string; account: number; environmentId: string }>;
+  grants: Array<{ id: string; account: number; environmentId: string; releaseId: string; automatic: boolean }>;
   releases: Array<{ id: string; account: number }>;
   environments: Array<{ id: string; account: number }>;
 }
@@ -177,7 +177,7 @@ export async function seedTenants(db: Database, shape: TenantsShape = TENANTS_DA
           stateChangedById: account.id,
         };
         rows.grants.push(grant);
-        keys.grants.push({ id: grant.id, account: a, environmentId });
+        keys.grants.push({ id: grant.id, account: a, environmentId, releaseId: grant.releaseId, automatic: grant.automatic });
         event("grant-created", at, { actorAccountId: account.id, environmentId, releaseId: grant.releaseId, accountId: account.id }, grant);
       }
     }

@@ -4,7 +4,8 @@
 // /v1/envs/{id}/tool-middlewares) and deletes that grant again (DELETE
 // /v1/environment-tool-middleware-grants/{id}), so plan limits never fill and every request is one
 // committed change with its event. Two variants: every connection in its own account's environment
-// (no lock shared), and every connection in one environment (all writes behind its lock). The
+// (no lock shared), and every connection in one environment (all writes behind its lock); a third,
+// apply, sends grant reconciliations of several changes each to POST …/tool-middlewares/apply. The
 // server's CPU (and on PostgreSQL the database's) is read from /proc over the steady window after
 // a warm-up; runs interleave floor, toolgate, floor, toolgate, … See docs/performance.md.
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
@@ -18,10 +19,11 @@ import { seedTenantsDatabase, type TenantsSeed, type TenantsShape } from "./tena
 export const WRITES_TARGET = 0.5;
 
 export type WritesServerId = "floor" | "toolgate";
-export type WritesVariantId = "distinct" | "oneEnvironment";
+export type WritesVariantId = "distinct" | "oneEnvironment" | "apply";
 export const WRITES_VARIANT_TITLES: Record<WritesVariantId, string> = {
   distinct: "each connection its own account's environment",
   oneEnvironment: "every connection in one environment",
+  apply: "apply: one reconciliation of 3 grant changes per request, each connection its own environment",
 };
 
 export interface WritesRun {
@@ -68,12 +70,17 @@ export interface WritesOptions {
 
 type Log = (line: string) => void;
 
-/** One connection's loop: whose token, which environment, which release. */
+/** One connection's loop: whose token, which environment, which release; for `apply`, the environment's seeded grants. */
 interface Target {
   token: string;
   environmentId: string;
   releaseId: string;
+  /** The environment's automatic seeded grants: what a reconciliation may delete. */
+  seededGrants?: Array<{ id: string; releaseId: string }>;
 }
+
+/** Grants of each writes environment: every third is automatic (0 and 3), so an apply makes 3 changes (those two and the spare's). */
+const SEEDED_GRANTS = 5;
 
 /**
  * One account per connection (at least 10), each with one environment and its spare release (5 KB,
@@ -81,16 +88,23 @@ interface Target {
  * has account 0 grant every account's spare (grant by id crosses accounts) in its environment.
  */
 export function writesShape(connections: number): TenantsShape {
-  return { accounts: Math.max(10, connections), environmentsPerAccount: 1, releasesPerAccount: 2, grantsPerEnvironment: 2 };
+  return { accounts: Math.max(10, connections), environmentsPerAccount: 1, releasesPerAccount: SEEDED_GRANTS, grantsPerEnvironment: SEEDED_GRANTS };
 }
 
 export function writeTargets(seed: TenantsSeed, variant: WritesVariantId, connections: number): Target[] {
   const owner = seed.accounts[0]!;
   return Array.from({ length: connections }, (_, index) => {
     const account = seed.accounts[index]!;
-    return variant === "distinct"
-      ? { token: account.token, environmentId: account.environmentIds[0]!, releaseId: account.spareReleaseId }
-      : { token: owner.token, environmentId: owner.environmentIds[0]!, releaseId: account.spareReleaseId };
+    if (variant === "oneEnvironment") return { token: owner.token, environmentId: owner.environmentIds[0]!, releaseId: account.spareReleaseId };
+    const environmentId = account.environmentIds[0]!;
+    const own = { token: account.token, environmentId, releaseId: account.spareReleaseId };
+    if (variant === "distinct") return own;
+    return {
+      ...own,
+      seededGrants: seed.keys.grants
+        .filter((grant) => grant.environmentId === environmentId && grant.automatic)
+        .map(({ id, releaseId }) => ({ id, releaseId })),
+    };
   });
 }
 
@@ -124,9 +138,43 @@ export async function writeLoops(url: string, targets: readonly Target[], stop: 
       return undefined;
     }
   };
+  const byId = (releaseId: string) => ({ release: { type: "ById", releaseId } });
+  // A reconciliation deletes only automatic grants, so it creates automatic ones.
+  const reconciliation = (creations: string[], deletions: string[]) =>
+    JSON.stringify({ grantReconciliation: { creations: creations.map((id) => ({ ...byId(id), automatic: true })), deletions }, publications: [] });
+  /** Apply: the spare granted and the seeded grants deleted, then the seeded grants restored and the spare's deleted. */
+  const applyLoop = async (target: Target, seeded: Array<{ id: string; releaseId: string }>) => {
+    const path = `/v1/envs/${target.environmentId}/tool-middlewares/apply`;
+    while (!stopped) {
+      const applied = await send(
+        target,
+        "POST",
+        path,
+        reconciliation(
+          [target.releaseId],
+          seeded.map((grant) => grant.id),
+        ),
+      );
+      if (applied === undefined) continue;
+      const spareGrantId = (JSON.parse(applied) as { grants: Array<{ grant: { id: string } }> }).grants[0]!.grant.id;
+      while (
+        (await send(
+          target,
+          "POST",
+          path,
+          reconciliation(
+            seeded.map((grant) => grant.releaseId),
+            [spareGrantId],
+          ),
+        )) === undefined &&
+        !stopped
+      );
+    }
+  };
   await Promise.all(
     targets.map(async (target) => {
-      const body = JSON.stringify({ release: { type: "ById", releaseId: target.releaseId } });
+      if (target.seededGrants) return applyLoop(target, target.seededGrants);
+      const body = JSON.stringify(byId(target.releaseId));
       while (!stopped) {
         const created = await send(target, "POST", `/v1/envs/${target.environmentId}/tool-middlewares`, body);
         if (created === undefined) continue;
@@ -221,7 +269,7 @@ export async function benchWrites(provider: DatabaseProvider, options: WritesOpt
 
     const measureStarted = performance.now();
     const variants: WritesResult["variants"] = [];
-    for (const variant of ["distinct", "oneEnvironment"] as const) {
+    for (const variant of ["distinct", "oneEnvironment", "apply"] as const) {
       const targets = writeTargets(seed, variant, load.connections);
       const samples: Record<WritesServerId, WritesRun[]> = { floor: [], toolgate: [] };
       for (let run = 1; run <= load.runs; run++) {

@@ -7,16 +7,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { providerOf, sqliteFilePath } from "../../src/db/connection.js";
 import { NESTED_GRAPHQL_QUERY } from "../scenarios.js";
 import { openPostgresStore } from "./postgres-store.js";
-import { environmentGrantsJson, grantViewListPieces, grantViewPieces, releaseJson } from "./render.js";
+import { applyResultPieces, environmentGrantsJson, grantViewListPieces, grantViewPieces, releaseJson } from "./render.js";
 import { openSqliteStore } from "./sqlite-store.js";
 import type { FloorActor, FloorStore } from "./store.js";
-import { createGrantSteps, deleteGrantSteps, FloorRefusal, type WriteOutcome } from "./writes.js";
+import { applySteps, createGrantSteps, deleteGrantSteps, FloorRefusal, type ApplyOutcome, type WriteOutcome } from "./writes.js";
 
 const HEALTHZ = '{"status":"ok"}';
 const UUID = "([0-9a-f-]{36})";
 const GRANT_PATH = new RegExp(`^/v1/environment-tool-middleware-grants/${UUID}$`);
 const RELEASE_PATH = new RegExp(`^/v1/tool-releases/${UUID}$`);
 const LIST_PATH = new RegExp(`^/v1/envs/${UUID}/tool-middlewares$`);
+const APPLY_PATH = new RegExp(`^/v1/envs/${UUID}/tool-middlewares/apply$`);
 
 /**
  * JSON given in pieces is encoded piece by piece into one buffer: joining 1.4 MB of pieces into one
@@ -54,6 +55,16 @@ function creationOf(text: string): { releaseId: string; automatic: boolean } | u
   const automatic = body.automatic ?? false;
   if (body.release?.type !== "ById" || typeof body.release.releaseId !== "string" || typeof automatic !== "boolean") return undefined;
   return { releaseId: body.release.releaseId, automatic };
+}
+
+/** The one apply the floor knows: a grant reconciliation of creations by id and deletions, no publications. */
+function reconciliationOf(text: string): { creations: Array<{ releaseId: string; automatic: boolean }>; deletions: string[] } | undefined {
+  const body = JSON.parse(text) as { grantReconciliation?: { creations?: unknown[]; deletions?: unknown[] }; publications?: unknown[] };
+  if ((body.publications ?? []).length > 0) return undefined;
+  const creations = (body.grantReconciliation?.creations ?? []).map((creation) => creationOf(JSON.stringify(creation)));
+  const deletions = body.grantReconciliation?.deletions ?? [];
+  if (creations.some((creation) => creation === undefined) || deletions.some((id) => typeof id !== "string")) return undefined;
+  return { creations: creations as Array<{ releaseId: string; automatic: boolean }>, deletions: deletions as string[] };
 }
 
 async function sendWrite(store: FloorStore, response: ServerResponse, write: Parameters<FloorStore["write"]>[0]): Promise<void> {
@@ -95,6 +106,18 @@ async function answer(store: FloorStore, request: IncomingMessage, response: Ser
     const creation = creationOf(await readBody(request));
     if (!creation) return send(response, 400, '{"error":"the floor grants by id only"}');
     return sendWrite(store, response, createGrantSteps(store.dialect, actor, match[1]!, creation.releaseId, creation.automatic));
+  }
+  if (request.method === "POST" && (match = APPLY_PATH.exec(path))) {
+    const reconciliation = reconciliationOf(await readBody(request));
+    if (!reconciliation) return send(response, 400, '{"error":"the floor applies grant reconciliations by id only"}');
+    let outcome: ApplyOutcome;
+    try {
+      outcome = await store.write(applySteps(store.dialect, actor, match[1]!, reconciliation.creations, reconciliation.deletions));
+    } catch (error) {
+      if (!(error instanceof FloorRefusal)) throw error;
+      return send(response, error.status, `{"error":${JSON.stringify(error.code)}}`);
+    }
+    return send(response, 200, applyResultPieces(outcome.views, outcome.deletedGrantIds));
   }
   if (request.method === "DELETE" && (match = GRANT_PATH.exec(path))) {
     return sendWrite(store, response, deleteGrantSteps(store.dialect, actor, match[1]!));

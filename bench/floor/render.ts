@@ -20,6 +20,17 @@ export function grantViewPieces(row: GrantViewRow): string[] {
   ];
 }
 
+/** An apply's answer without publications: its grants' views and the deleted ids. */
+export function applyResultPieces(views: GrantViewRow[], deletedGrantIds: string[]): string[] {
+  const pieces = ['{"publicationPlan":[],"releases":[],"grants":['];
+  views.forEach((row, index) => {
+    if (index > 0) pieces.push(",");
+    pieces.push(...grantViewPieces(row));
+  });
+  pieces.push(`],"deletedGrantIds":${s(deletedGrantIds)}}`);
+  return pieces;
+}
+
 /** Toolgate's first page when `limit` is absent (src/http/rest/paging.ts). */
 const DEFAULT_PAGE_SIZE = 100;
 

@@ -32,6 +32,12 @@ export interface WriteDialect {
 
 export type WriteOutcome = { status: 200; view: GrantViewRow } | { status: 204 };
 
+/** An apply's answer: the grant each creation resulted in, and the grants deleted. */
+export interface ApplyOutcome {
+  views: GrantViewRow[];
+  deletedGrantIds: string[];
+}
+
 /** A refused write (the transaction rolls back): toolgate's status and error code. */
 export class FloorRefusal extends Error {
   constructor(
@@ -245,11 +251,12 @@ export function* createGrantSteps(d: WriteDialect, actor: FloorActor, environmen
 }
 
 /** deleteGrant (a person's deletion): the visible active grant, the deployer check, the conditional update. */
-export function* deleteGrantSteps(d: WriteDialect, actor: FloorActor, grantId: string): Steps<WriteOutcome> {
+export function* deleteGrantSteps(d: WriteDialect, actor: FloorActor, grantId: string, automaticOnly = false): Steps<WriteOutcome> {
   const rows = (yield step("toDelete", [grantId], "all")) as Array<ShareRow & Record<string, unknown> & { ownerAccountId: string }>;
   const first = rows[0];
   const role = first && roleOf(actor, first.ownerAccountId, rows);
-  if (!first || !role) throw new FloorRefusal(404, "ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND");
+  // A reconciliation deletes only automatic grants (checkConsequences).
+  if (!first || !role || (automaticOnly && !truthy(first.automatic))) throw new FloorRefusal(404, "ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_NOT_FOUND");
   if (role === "viewer" || truthy(first.protected)) throw new FloorRefusal(403, "AUTH_FORBIDDEN");
   const now = new Date();
   const changed = (yield step("softDelete", [d.stamp(now), actor.id, grantId, d.bool(false)], "run")) as number;
@@ -270,4 +277,25 @@ export function* deleteGrantSteps(d: WriteDialect, actor: FloorActor, grantId: s
     audience,
   );
   return { status: 204 };
+}
+
+/**
+ * applyChanges for a grant reconciliation without publications: every creation, then every deletion,
+ * in one transaction (the store's), each with its event; only automatic grants are deleted. A refusal
+ * of any rolls back all.
+ */
+export function* applySteps(
+  d: WriteDialect,
+  actor: FloorActor,
+  environmentId: string,
+  creations: ReadonlyArray<{ releaseId: string; automatic: boolean }>,
+  deletions: readonly string[],
+): Steps<ApplyOutcome> {
+  const views: GrantViewRow[] = [];
+  for (const creation of creations) {
+    const outcome = yield* createGrantSteps(d, actor, environmentId, creation.releaseId, creation.automatic);
+    if (outcome.status === 200) views.push(outcome.view);
+  }
+  for (const grantId of deletions) yield* deleteGrantSteps(d, actor, grantId, true);
+  return { views, deletedGrantIds: [...deletions] };
 }

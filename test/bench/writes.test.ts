@@ -3,7 +3,8 @@
 // shared with, then its deletion — answers the same statuses and JSON shape (same keys, same types;
 // ids and times differ), stores the grant row and the change event in the same format, with the
 // same columns filled, and moves the heads of the same streams (the owner's, the environment's,
-// the actor's, every sharer's) to the event's id. No timing is measured.
+// the actor's, every sharer's) to the event's id. An apply of a grant reconciliation (the spare
+// granted, a seeded grant deleted, and back) answers and stores the same. No timing is measured.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Database from "better-sqlite3";
@@ -158,8 +159,52 @@ describe("benchmark writes: the floor writes what toolgate writes [sqlite]", () 
     expect(response.status).toBe(404);
   });
 
+  it("applies a grant reconciliation as toolgate does: the same answer, one event per change, the same rows", async () => {
+    // Account 1 applies in its own two environments, each holding one seeded grant: the spare granted, the seeded grant deleted.
+    const [first, second] = seed.accounts[1]!.environmentIds as [string, string];
+    // A reconciliation deletes only automatic grants: the seed makes the first of each environment automatic.
+    const seededIn = (environmentId: string) => seed.keys.grants.find((grant) => grant.environmentId === environmentId && grant.automatic)!;
+    const apply = async (url: string, environmentId: string, creations: string[], deletions: string[]) => {
+      const eventsBefore = (raw.prepare(`SELECT COUNT(*) AS "count" FROM "ChangeEvent"`).get() as { count: number }).count;
+      const response = await fetch(`${url}/v1/envs/${environmentId}/tool-middlewares/apply`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${seed.accounts[1]!.token}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          grantReconciliation: { creations: creations.map((releaseId) => ({ release: { type: "ById", releaseId }, automatic: true })), deletions },
+          publications: [],
+        }),
+      });
+      const events = raw.prepare(`SELECT * FROM "ChangeEvent" ORDER BY "id" LIMIT -1 OFFSET ?`).all(eventsBefore) as Array<Record<string, unknown>>;
+      return { status: response.status, json: (await response.json()) as { grants: Array<{ grant: { id: string } }>; deletedGrantIds: string[] }, events };
+    };
+    const spare = seed.accounts[1]!.spareReleaseId;
+    const applied = {
+      toolgate: await apply(service.url, first, [spare], [seededIn(first).id]),
+      floor: await apply(floorUrl, second, [spare], [seededIn(second).id]),
+    };
+    expect([applied.toolgate.status, applied.floor.status]).toEqual([200, 200]);
+    expect(shapeOf(applied.floor.json)).toEqual(shapeOf(applied.toolgate.json));
+    expect(applied.floor.json.deletedGrantIds).toEqual([seededIn(second).id]);
+    const byType = (events: Array<Record<string, unknown>>) => [...events].sort((a, b) => String(a.type).localeCompare(String(b.type))).map(eventShape);
+    expect(byType(applied.floor.events)).toEqual(byType(applied.toolgate.events));
+    for (const side of ["toolgate", "floor"] as const) {
+      expect(applied[side].events.map((event) => event.type).sort()).toEqual(["grant-created", "grant-deleted"]);
+    }
+    const created = { toolgate: applied.toolgate.json.grants[0]!.grant.id, floor: applied.floor.json.grants[0]!.grant.id };
+    expect(shapeOf(grantRow(created.floor))).toEqual(shapeOf(grantRow(created.toolgate)));
+    expect(shapeOf(grantRow(seededIn(second).id))).toEqual(shapeOf(grantRow(seededIn(first).id)));
+
+    // And back, as the benchmark's apply loop does: the seeded grant restored (same id), the spare's deleted.
+    const restored = await apply(floorUrl, second, [seededIn(second).releaseId], [created.floor]);
+    expect(restored.status).toBe(200);
+    expect(restored.json.grants[0]!.grant.id).toBe(seededIn(second).id);
+    const back = await apply(service.url, first, [seededIn(first).releaseId], [created.toolgate]);
+    expect(back.status, JSON.stringify(back.json)).toBe(200);
+    expect(back.json.grants[0]!.grant.id).toBe(seededIn(first).id);
+  });
+
   it("drives create+delete loops against both without errors, leaving no spare release granted", async () => {
-    for (const variant of ["distinct", "oneEnvironment"] as const) {
+    for (const variant of ["distinct", "oneEnvironment", "apply"] as const) {
       for (const url of [floorUrl, service.url]) {
         const tally = { writes: 0, errors: 0, firstErrors: [] as string[], latenciesMs: [] as number[] };
         await writeLoops(url, writeTargets(seed, variant, 3), new Promise((resolve) => setTimeout(resolve, 300)), tally);
