@@ -1,7 +1,8 @@
 // The floor: the least a server must do to answer the benchmark's requests — node:http, the token
 // checked with one prepared statement, the data read with prepared statements, JSON written by
-// hand; the writes of the writes scenario (grant by id, delete a grant) one transaction of prepared
-// statements each (writes.ts). A yardstick for `npm run bench`, never a product path.
+// hand; the writes of the writes scenario (grant by id, delete a grant, apply a grant
+// reconciliation) one transaction of prepared statements each (writes.ts). A yardstick for
+// `npm run bench`, never a product path.
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { providerOf, sqliteFilePath } from "../../src/db/connection.js";
