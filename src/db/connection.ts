@@ -8,6 +8,7 @@ import type { SqlMigrationAwareDriverAdapterFactory, SqlQuery } from "@prisma/dr
 import pg from "pg";
 import type { DatabaseProvider } from "./prisma-schemas.js";
 import { redactDatabaseUrl } from "./redact.js";
+import { clientWithReadTimeout } from "./read-timeout.js";
 import { statementNameOf } from "./statement-names.js";
 
 /**
@@ -46,7 +47,6 @@ export function postgresClientConfig(databaseUrl: string, settings: PostgresSett
     connectionString: databaseUrl,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     statement_timeout: settings.statementTimeoutMs,
-    query_timeout: settings.statementTimeoutMs + 1000,
     keepAlive: true,
     max: settings.poolSize,
   };
@@ -56,7 +56,8 @@ export function createAdapterFactory(databaseUrl: string, postgres: PostgresSett
   if (providerOf(databaseUrl) === "sqlite") {
     return withReusedStatements(new PrismaBetterSqlite3({ url: sqliteFilePath(databaseUrl), timeout: SQLITE_BUSY_TIMEOUT_MS }));
   }
-  const pool = new pg.Pool(postgresClientConfig(databaseUrl, postgres));
+  // The client-side read timeout (read-timeout.ts): a statement's server-side limit, and a second more.
+  const pool = new pg.Pool({ ...postgresClientConfig(databaseUrl, postgres), Client: clientWithReadTimeout(postgres.statementTimeoutMs + 1000) });
   pool.on("error", () => {}); // an idle connection dropped by the server is not our failure; the next query reports it
   const factory = new PrismaPg(pool, {
     disposeExternalPool: true,

@@ -46,7 +46,7 @@ export async function applyPostgresMigrations(
   settings: PostgresSettings = DEFAULT_POSTGRES_SETTINGS,
 ): Promise<string[]> {
   // No statement timeout: a migration may legitimately be slow, and waiting for the lock is the point.
-  const { statement_timeout: _statement, query_timeout: _query, ...config } = postgresClientConfig(databaseUrl, settings);
+  const { statement_timeout: _statement, ...config } = postgresClientConfig(databaseUrl, settings);
   const client = new pg.Client(config);
   client.on("error", () => {}); // a dropped connection fails the pending query, which reports it
   await client.connect();
