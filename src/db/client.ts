@@ -1,7 +1,7 @@
 // Owns the Prisma client: one client type for the rest of the code, whichever provider serves it.
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client.js";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.js";
-import { createAdapterFactory, postgresPoolOf, providerOf, type PostgresSettings } from "./connection.js";
+import { createAdapterFactory, DEFAULT_POSTGRES_SETTINGS, postgresPoolOf, providerOf, type PostgresSettings } from "./connection.js";
 import type { DatabaseProvider } from "./prisma-schemas.js";
 import { withAdapterAccess } from "./adapter-access.js";
 import { dataVersionReader, type DataVersionReader } from "./data-version.js";
@@ -88,8 +88,9 @@ export async function openDatabase(databaseUrl: string, options: DatabaseOptions
       : (new PostgresClient({ adapter: reachable.factory, log }) as unknown as SqliteClient);
   providers.set(client, provider);
   dataVersionReaders.set(client, dataVersionReader(reachable.access));
-  definitionTextReaders.set(client, definitionTextReader(reachable.access));
   const pool = postgresPoolOf(factory);
+  const preparedStatements = (options.postgres ?? DEFAULT_POSTGRES_SETTINGS).preparedStatements;
+  definitionTextReaders.set(client, definitionTextReader(reachable.access, pool && { pool, preparedStatements }, options.onQuery));
   if (pool) poolUsageReaders.set(client, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }));
   if (options.onQuery) {
     const onQuery = options.onQuery;

@@ -1,27 +1,50 @@
-// Stored definition texts by release id, in one statement sent straight to the adapter
-// (adapter-access.ts). A grant list carries 50 definitions of up to 50 KB; through Prisma's engine
-// that megabyte cost 12–17 ms of CPU, through the adapter 5 ms. Releases never change, so reading
-// them outside the request's transaction reads the same text.
+// Stored definition texts by release id, in one statement below Prisma's query engine. A grant
+// list carries 50 definitions of up to 50 KB; through the engine that megabyte cost 12–17 ms of CPU,
+// through the driver adapter 5 ms. On PostgreSQL the statement goes to the pool the adapter uses,
+// asking for the column's bytes (binary format: text's binary form is its UTF-8), so the text is
+// neither decoded into a string nor encoded back when it is kept and sent. Releases never change,
+// so reading outside the request's transaction reads the same text.
+import type pg from "pg";
 import type { AdapterAccess } from "./adapter-access.js";
 
-/** The stored text of each release found, by id. */
-export type DefinitionTextReader = (releaseIds: readonly string[]) => Promise<Map<string, string>>;
+/** The stored text of each release found, by id: its UTF-8 bytes, or the string (SQLite). */
+export type DefinitionTextReader = (releaseIds: readonly string[]) => Promise<Map<string, Buffer | string>>;
 
-export function definitionTextReader(access: AdapterAccess): DefinitionTextReader {
-  // One statement text whatever the count, so PostgreSQL prepares it once per connection.
-  const sql =
-    access.provider === "postgres"
-      ? `SELECT "id", "definition" FROM "ToolRelease" WHERE "id" = ANY($1)`
-      : `SELECT "id", "definition" FROM "ToolRelease" WHERE "id" IN (SELECT "value" FROM json_each(?))`;
+export interface PostgresPool {
+  pool: pg.Pool;
+  /** Whether statements may be prepared under a name (not behind a PgBouncer in transaction mode). */
+  preparedStatements: boolean;
+}
+
+const POSTGRES_SQL = `SELECT "id", "definition" FROM "ToolRelease" WHERE "id" = ANY($1)`;
+const SQLITE_SQL = `SELECT "id", "definition" FROM "ToolRelease" WHERE "id" IN (SELECT "value" FROM json_each(?))`;
+/** Each value as the raw bytes PostgreSQL sent. */
+const RAW_BYTES = { getTypeParser: () => (value: Buffer) => value };
+
+/** `onQuery`: told each statement, as Prisma's query log is (tests count statements). */
+export function definitionTextReader(access: AdapterAccess, postgres: PostgresPool | undefined, onQuery?: (sql: string) => void): DefinitionTextReader {
+  if (postgres) {
+    return async (releaseIds) => {
+      onQuery?.(POSTGRES_SQL);
+      // `binary` is node-postgres's (Query reads it) but missing from its types.
+      const query = {
+        ...(postgres.preparedStatements ? { name: "toolgate_definition_texts" } : {}),
+        text: POSTGRES_SQL,
+        values: [[...releaseIds]],
+        rowMode: "array",
+        binary: true,
+        types: RAW_BYTES as unknown as pg.CustomTypesConfig,
+      } as pg.QueryArrayConfig;
+      const { rows } = await postgres.pool.query<[Buffer, Buffer]>(query);
+      // The values are views of the connection's receive buffer: copied, once, into bytes of their own.
+      return new Map(rows.map(([id, definition]) => [id.toString("utf8"), Buffer.from(definition)]));
+    };
+  }
   return async (releaseIds) => {
-    const ids = [...releaseIds];
+    onQuery?.(SQLITE_SQL);
     const { rows } = await access
       .adapter()
-      .queryRaw(
-        access.provider === "postgres"
-          ? { sql, args: [ids], argTypes: [{ scalarType: "string", arity: "list" }] }
-          : { sql, args: [JSON.stringify(ids)], argTypes: [{ scalarType: "string", arity: "scalar" }] },
-      );
+      .queryRaw({ sql: SQLITE_SQL, args: [JSON.stringify([...releaseIds])], argTypes: [{ scalarType: "string", arity: "scalar" }] });
     return new Map(rows.map(([id, definition]) => [String(id), String(definition)]));
   };
 }

@@ -30,8 +30,8 @@ export type DefinedRelease = Pick<ToolRelease, "id" | "metadataDigest">;
 const MAX_TEXT_BYTES = 16 * 1024 * 1024;
 const known = new LRUCache<string, StoredDefinition>({ maxSize: MAX_TEXT_BYTES });
 
-function remember(digest: string, text: string): StoredDefinition {
-  const stored: StoredDefinition = { utf8: Buffer.from(text, "utf8") };
+function remember(digest: string, text: Buffer | string): StoredDefinition {
+  const stored: StoredDefinition = { utf8: typeof text === "string" ? Buffer.from(text, "utf8") : text };
   known.set(digest, stored, { size: Math.max(1, stored.utf8.byteLength) });
   return stored;
 }
@@ -51,7 +51,7 @@ function presentedRange(utf8: Buffer): { start: number; end: number } | null {
 /** One statement for every definition a request misses, however many fields ask. */
 const textLoaderOf = createContextCache(
   (context: Context) =>
-    new DataLoader<string, string>(async (releaseIds) => {
+    new DataLoader<string, Buffer | string>(async (releaseIds) => {
       const textById = await definitionTextsOf(context.db)(releaseIds);
       return releaseIds.map((id) => textById.get(id) ?? new Error(`tool release ${id} has no stored definition`));
     }),
