@@ -47,6 +47,9 @@ export function postgresClientConfig(databaseUrl: string, settings: PostgresSett
     connectionString: databaseUrl,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     statement_timeout: settings.statementTimeoutMs,
+    // Write transactions run at READ COMMITTED under their advisory locks (src/domain/write-transaction.ts),
+    // whatever the database's own default: set once per connection, not by a statement per transaction.
+    options: "-c default_transaction_isolation=read\\ committed",
     keepAlive: true,
     max: settings.poolSize,
   };

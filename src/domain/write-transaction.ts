@@ -64,8 +64,9 @@ export async function writeTransaction<T>(db: Db, locks: readonly string[], work
           await flushEvents(tx);
           return result;
         },
-        // `Database` is typed as the SQLite client, whose only level is Serializable.
-        { ...TRANSACTION_TIMING, isolationLevel: (provider === "postgresql" ? "ReadCommitted" : "Serializable") as "Serializable" },
+        // PostgreSQL's connections default to READ COMMITTED (src/db/connection.ts), so no level is
+        // named there: naming one costs a statement per transaction. SQLite's only level is Serializable.
+        { ...TRANSACTION_TIMING, ...(provider === "postgresql" ? {} : { isolationLevel: "Serializable" as const }) },
       );
       transactionCommitted(transaction!);
       return result;
