@@ -4,7 +4,7 @@
 // wins and the other gets the answer it would get had it arrived second.
 import type { Db, Prisma } from "../db/client.js";
 import { concurrentUpdate, takeLocks, writeLock, writeTransaction } from "./write-transaction.js";
-import type { Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
+import type { Account, Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
 import { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
@@ -90,7 +90,7 @@ export function assertGrantableIn(environment: Environment, release: ToolRelease
  * write transaction holding the environment's lock: the plan-limit count and the insert must see
  * the same state.
  */
-export async function grantRelease(db: Db, actor: Actor, environment: Environment, release: ToolRelease, flags: GrantFlags): Promise<Grant> {
+export async function grantRelease(db: Db, actor: Actor, environment: EnvironmentOfPlan, release: ToolRelease, flags: GrantFlags): Promise<Grant> {
   assertGrantableIn(environment, release);
   const existing = await db.grant.findUnique({ where: { environmentId_releaseId: { environmentId: environment.id, releaseId: release.id } } });
   const now = new Date();
@@ -135,9 +135,12 @@ function keepsExistingGrant(existing: Grant, requested: GrantFlags): boolean {
   return existing.automatic === requested.automatic && existing.followCoordinates === requested.followCoordinates;
 }
 
+/** An environment, with its owner's plan when the statement that read it included it. */
+type EnvironmentOfPlan = Environment & { owner?: Pick<Account, "plan"> };
+
 /** 422 when one more active grant would exceed the environment owner's plan. */
-async function requireGrantCapacity(db: Db, environment: Environment): Promise<void> {
-  const owner = await db.account.findUniqueOrThrow({ where: { id: environment.ownerAccountId }, select: { plan: true } });
+async function requireGrantCapacity(db: Db, environment: EnvironmentOfPlan): Promise<void> {
+  const owner = environment.owner ?? (await db.account.findUniqueOrThrow({ where: { id: environment.ownerAccountId }, select: { plan: true } }));
   const limit = limitsOf(owner.plan).activeGrantsPerEnvironment;
   if (limit === null) return;
   const active = await db.grant.count({ where: { environmentId: environment.id, lifecycle: "active" } });
@@ -189,7 +192,7 @@ export async function restoreGrant(db: Db, actor: Actor, grantId: string): Promi
     if (located) await takeLocks(tx, [writeLock.environment(located.environmentId)]);
     const grant = await tx.grant.findFirst({
       where: { id: grantId, environment: visibleEnvironmentsWhere(actor) },
-      include: { release: true, environment: { include: { shares: { where: acceptedSharesOf(actor.id) } } } },
+      include: { release: true, environment: { include: { shares: { where: acceptedSharesOf(actor.id) }, owner: { select: { plan: true } } } } },
     });
     if (!grant) throw grantNotFound(grantId);
     requireUserManageable(actor, grant);

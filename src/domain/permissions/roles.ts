@@ -2,7 +2,7 @@
 // its parent → its not-found code (existence is not leaked); allowed to see but not to act →
 // AUTH_FORBIDDEN. Each check throws that error and returns nothing when the actor may go on.
 import type { Db } from "../../db/client.js";
-import type { Environment, EnvironmentShare } from "../../db/generated/sqlite/client.js";
+import type { Account, Environment, EnvironmentShare } from "../../db/generated/sqlite/client.js";
 import type { Actor } from "../actor.js";
 import { forbidden } from "../errors.js";
 import { accountNotFound, environmentNotFound } from "./not-found.js";
@@ -11,7 +11,8 @@ import { acceptedSharesOf, acceptedSharesOfAny } from "./visibility.js";
 export type EnvironmentRole = "owner" | "deployer" | "viewer";
 
 export interface EnvironmentAccess {
-  environment: Environment;
+  /** With its owner's plan, which a grant's capacity check needs: read in the same statement. */
+  environment: Environment & { owner: Pick<Account, "plan"> };
   /** The actor's role; admins act as owners. */
   role: EnvironmentRole;
 }
@@ -36,7 +37,7 @@ export function roleIn(actor: Actor, environment: EnvironmentOwnership & { share
 export async function environmentAccess(db: Db, actor: Actor, environmentId: string): Promise<EnvironmentAccess> {
   const environment = await db.environment.findUnique({
     where: { id: environmentId },
-    include: { shares: { where: acceptedSharesOf(actor.id) } },
+    include: { shares: { where: acceptedSharesOf(actor.id) }, owner: { select: { plan: true } } },
   });
   const role = environment ? roleIn(actor, environment) : undefined;
   if (!environment || !role) throw environmentNotFound(environmentId);
@@ -53,11 +54,11 @@ export async function actorsWhoSeeEnvironment(db: Db, actors: readonly Actor[], 
   return new Set(actors.filter((actor) => roleIn(actor, environment) !== undefined).map((actor) => actor.id));
 }
 
-export function requireDeployer(access: EnvironmentAccess): void {
+export function requireDeployer(access: { environment: Pick<Environment, "id">; role: EnvironmentRole }): void {
   if (access.role === "viewer") throw forbidden(`viewers of environment ${access.environment.id} may not change its grants`);
 }
 
-export function requireOwner(access: EnvironmentAccess): void {
+export function requireOwner(access: { environment: Pick<Environment, "id">; role: EnvironmentRole }): void {
   if (access.role !== "owner") throw forbidden(`only the owner of environment ${access.environment.id} may do this`);
 }
 
