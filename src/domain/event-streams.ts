@@ -46,22 +46,28 @@ export async function flushEvents(tx: Db): Promise<void> {
   if (events.length === 0) return;
   const sql = dialectOf(tx);
   const ids = await issueIds(tx, sql, events);
-  await tx.changeEvent.createMany({ data: events.map((event, index) => ({ ...event, id: ids[index]! })) });
-  const notices: ChangeNotice[] = events.map((event, index) => ({
-    id: ids[index]!,
-    type: event.type,
-    environmentId: event.environmentId,
-    accountId: event.accountId,
-  }));
-  // NOTIFY is transactional: it is delivered, to every replica, only if the transaction commits.
-  if (sql.postgres)
+  const rows = events.map((event, index) => ({ ...event, id: ids[index]! }));
+  const notices: ChangeNotice[] = rows.map(({ id, type, environmentId, accountId }) => ({ id, type, environmentId, accountId }));
+  if (sql.postgres) {
+    // The rows and their NOTIFY in one statement (NOTIFY is transactional: it reaches every replica
+    // only if the transaction commits). occurredAt's ISO text ends in Z, which a timestamp column
+    // ignores: the stored value is the UTC time, as Prisma stores it.
     await tx.$executeRawUnsafe(
-      `SELECT pg_notify($1, "notice") FROM json_array_elements_text($2::json) AS "notice"`,
+      `WITH "stored" AS (INSERT INTO "ChangeEvent" (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM json_to_recordset($1::json) AS "event"(${EVENT_COLUMN_TYPES}))
+       SELECT pg_notify($2, "notice") FROM json_array_elements_text($3::json) AS "notice"`,
+      JSON.stringify(rows),
       CHANGE_CHANNEL,
       JSON.stringify(notices.map((notice) => JSON.stringify(notice))),
     );
-  else afterCommit(tx, () => notices.forEach(announceInProcess));
+  } else {
+    await tx.changeEvent.createMany({ data: rows });
+    afterCommit(tx, () => notices.forEach(announceInProcess));
+  }
 }
+
+const EVENT_COLUMN_LIST = ["id", "type", "occurredAt", "actorAccountId", "environmentId", "releaseId", "accountId", "state"] as const;
+const EVENT_COLUMNS = EVENT_COLUMN_LIST.map((column) => `"${column}"`).join(", ");
+const EVENT_COLUMN_TYPES = EVENT_COLUMN_LIST.map((column) => `"${column}" ${column === "occurredAt" ? "timestamp(3)" : "text"}`).join(", ");
 
 /** Moves the system stream's head (retention deleted events): every kept answer is re-checked. */
 export async function touchSystemStream(db: Db): Promise<void> {
