@@ -66,9 +66,11 @@ export async function checkReconciliation(
 export async function executeCreations(db: Db, actor: Actor, environment: Environment, creations: readonly ResolvedCreation[]): Promise<Grant[]> {
   const grants: Grant[] = [];
   for (const creation of creations) {
-    // Re-resolved: a creation naming a coordinate published by this body finds the new release now.
-    const release = await resolveReleaseSelector(db, creation.selector, creation.path);
-    grants.push(await grantRelease(db, actor, environment, release, creation.flags));
+    // A coordinate this body publishes or supersedes is resolved now, to the new release; any other
+    // release was resolved in this transaction already, and its row is what grantRelease needs.
+    const release = "entry" in creation.release ? await resolveReleaseSelector(db, creation.selector, creation.path) : creation.release;
+    // checkReconciliation checked the plan limit for all creations together, in this transaction.
+    grants.push(await grantRelease(db, actor, environment, release, creation.flags, { capacityChecked: true }));
   }
   return grants;
 }

@@ -90,12 +90,20 @@ export function assertGrantableIn(environment: Environment, release: ToolRelease
  * write transaction holding the environment's lock: the plan-limit count and the insert must see
  * the same state.
  */
-export async function grantRelease(db: Db, actor: Actor, environment: EnvironmentOfPlan, release: ToolRelease, flags: GrantFlags): Promise<Grant> {
+export async function grantRelease(
+  db: Db,
+  actor: Actor,
+  environment: EnvironmentOfPlan,
+  release: ToolRelease,
+  flags: GrantFlags,
+  /** `capacityChecked`: the caller already checked the plan limit for this grant, in this transaction, under the environment's lock (apply checks its creations together). */
+  options: { capacityChecked?: boolean } = {},
+): Promise<Grant> {
   assertGrantableIn(environment, release);
   const existing = await db.grant.findUnique({ where: { environmentId_releaseId: { environmentId: environment.id, releaseId: release.id } } });
   const now = new Date();
   if (!existing) {
-    await requireGrantCapacity(db, environment);
+    if (!options.capacityChecked) await requireGrantCapacity(db, environment);
     return recorded(
       db,
       await db.grant.create({
@@ -115,7 +123,7 @@ export async function grantRelease(db: Db, actor: Actor, environment: Environmen
     );
   }
   if (existing.lifecycle === "deleted") {
-    await requireGrantCapacity(db, environment);
+    if (!options.capacityChecked) await requireGrantCapacity(db, environment);
     return recorded(
       db,
       await db.grant.update({
