@@ -8,8 +8,8 @@
 import type pg from "pg";
 import type { AdapterAccess } from "./adapter-access.js";
 
-/** The stored text of each release found, by id: its UTF-8 bytes, or the string (SQLite). */
-export type DefinitionTextReader = (releaseIds: readonly string[]) => Promise<Map<string, Buffer | string>>;
+/** The stored text of each release found, by id, as its UTF-8 bytes. */
+export type DefinitionTextReader = (releaseIds: readonly string[]) => Promise<Map<string, Buffer>>;
 
 export interface PostgresPool {
   pool: pg.Pool;
@@ -46,6 +46,6 @@ export function definitionTextReader(access: AdapterAccess, postgres: PostgresPo
     const { rows } = await access
       .adapter()
       .queryRaw({ sql: SQLITE_SQL, args: [JSON.stringify([...releaseIds])], argTypes: [{ scalarType: "string", arity: "scalar" }] });
-    return new Map(rows.map(([id, definition]) => [String(id), String(definition)]));
+    return new Map(rows.map(([id, definition]) => [String(id), Buffer.from(String(definition), "utf8")]));
   };
 }

@@ -63,7 +63,12 @@ export async function checkReconciliation(
 }
 
 /** Grants the checked creations inside apply's transaction, after its publications. */
-export async function executeCreations(db: Db, actor: Actor, environment: Environment, creations: readonly ResolvedCreation[]): Promise<Grant[]> {
+export async function executeCreations(
+  db: Db,
+  actor: Actor,
+  environment: EnvironmentAccess["environment"],
+  creations: readonly ResolvedCreation[],
+): Promise<Grant[]> {
   const grants: Grant[] = [];
   for (const creation of creations) {
     // A coordinate this body publishes or supersedes is resolved now, to the new release; any other

@@ -39,6 +39,11 @@ export function bufferEvent(tx: Db, event: PendingEvent): void {
   buffer.push(event);
 }
 
+const EVENT_COLUMN_LIST = ["id", "type", "occurredAt", "actorAccountId", "environmentId", "releaseId", "accountId", "state"] as const;
+const EVENT_COLUMNS = EVENT_COLUMN_LIST.map((column) => `"${column}"`).join(", ");
+/** The columns as json_to_recordset reads them: text, but for the timestamp. */
+const EVENT_COLUMN_TYPES = EVENT_COLUMN_LIST.map((column) => `"${column}" ${column === "occurredAt" ? "timestamp(3)" : "text"}`).join(", ");
+
 /** Writes the transaction's events, last thing before it commits. */
 export async function flushEvents(tx: Db): Promise<void> {
   const events = buffers.get(tx) ?? [];
@@ -64,10 +69,6 @@ export async function flushEvents(tx: Db): Promise<void> {
     afterCommit(tx, () => notices.forEach(announceInProcess));
   }
 }
-
-const EVENT_COLUMN_LIST = ["id", "type", "occurredAt", "actorAccountId", "environmentId", "releaseId", "accountId", "state"] as const;
-const EVENT_COLUMNS = EVENT_COLUMN_LIST.map((column) => `"${column}"`).join(", ");
-const EVENT_COLUMN_TYPES = EVENT_COLUMN_LIST.map((column) => `"${column}" ${column === "occurredAt" ? "timestamp(3)" : "text"}`).join(", ");
 
 /** Moves the system stream's head (retention deleted events): every kept answer is re-checked. */
 export async function touchSystemStream(db: Db): Promise<void> {

@@ -143,12 +143,12 @@ function keepsExistingGrant(existing: Grant, requested: GrantFlags): boolean {
   return existing.automatic === requested.automatic && existing.followCoordinates === requested.followCoordinates;
 }
 
-/** An environment, with its owner's plan when the statement that read it included it. */
-type EnvironmentOfPlan = Environment & { owner?: Pick<Account, "plan"> };
+/** An environment with its owner's plan, read in the same statement. */
+type EnvironmentOfPlan = Environment & { owner: Pick<Account, "plan"> };
 
 /** 422 when one more active grant would exceed the environment owner's plan. */
 async function requireGrantCapacity(db: Db, environment: EnvironmentOfPlan): Promise<void> {
-  const owner = environment.owner ?? (await db.account.findUniqueOrThrow({ where: { id: environment.ownerAccountId }, select: { plan: true } }));
+  const { owner } = environment;
   const limit = limitsOf(owner.plan).activeGrantsPerEnvironment;
   if (limit === null) return;
   const active = await db.grant.count({ where: { environmentId: environment.id, lifecycle: "active" } });

@@ -3,11 +3,11 @@
 // returns the publication plan and changes nothing, apply carries the plan out in one transaction.
 import type { Database, Db } from "../db/client.js";
 import { writeLock, writeTransaction } from "./write-transaction.js";
-import type { Account, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
+import type { Grant, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { checkReconciliation, executeCreations, type GrantReconciliation } from "./apply-reconciliation.js";
 import { deleteGrant } from "./grants.js";
-import { environmentAccess, requireDeployer, type EnvironmentAccess } from "./permissions/index.js";
+import { environmentAccess, requireDeployer, type EnvironmentAccess, type EnvironmentOwner } from "./permissions/index.js";
 import { assertSourcesPresent, checkPublications, type CheckedPublication, type PublicationRequest } from "./publication-checks.js";
 import { executePublications } from "./publication-execution.js";
 import { assertNoConflict, newlyPublishedCount, planPublications, publishesOrSupersedes, type PlanEntry, type PlannedPublication } from "./publication-plan.js";
@@ -36,7 +36,7 @@ export interface ApplyResult {
 /** Viewers may validate; the checks are apply's own, so the plan is what apply would do. */
 export async function validateChanges(db: Db, actor: Actor, environmentId: string, changes: ToolMiddlewareChanges): Promise<ValidationResult> {
   const access = await environmentAccess(db, actor, environmentId);
-  const { owner, publications } = await checkRequest(db, access, changes);
+  const { owner, publications } = checkRequest(access, changes);
   const plan = await planPublications(db, access.environment, publications);
   await checkConsequences(db, access, owner, plan, changes.grantReconciliation);
   return { publicationPlan: plan.map((planned) => planned.entry) };
@@ -50,7 +50,7 @@ export async function validateChanges(db: Db, actor: Actor, environmentId: strin
 export async function applyChanges(db: Database, actor: Actor, environmentId: string, changes: ToolMiddlewareChanges): Promise<ApplyResult> {
   const access = await environmentAccess(db, actor, environmentId);
   requireDeployer(access);
-  const { owner, publications } = await checkRequest(db, access, changes);
+  const { owner, publications } = checkRequest(access, changes);
   const locks = [writeLock.account(access.environment.ownerAccountId), writeLock.environment(environmentId)];
   return writeTransaction(db, locks, async (tx) => {
     // The plan is made inside the transaction, on the state the changes commit against.
@@ -74,17 +74,19 @@ export async function applyChanges(db: Database, actor: Actor, environmentId: st
 }
 
 /** The checks that need nothing but the body and the owner's plan (400, 422). */
-async function checkRequest(
-  db: Db,
-  access: EnvironmentAccess,
-  changes: ToolMiddlewareChanges,
-): Promise<{ owner: Account; publications: CheckedPublication[] }> {
-  const owner = await db.account.findUniqueOrThrow({ where: { id: access.environment.ownerAccountId } });
+function checkRequest(access: EnvironmentAccess, changes: ToolMiddlewareChanges): { owner: EnvironmentOwner; publications: CheckedPublication[] } {
+  const { owner } = access.environment;
   return { owner, publications: checkPublications(changes.publications, owner.plan) };
 }
 
 /** What the plan and the grant changes would do to the owner's and the environment's limits and grants. */
-async function checkConsequences(db: Db, access: EnvironmentAccess, owner: Account, plan: readonly PlannedPublication[], reconciliation: GrantReconciliation) {
+async function checkConsequences(
+  db: Db,
+  access: EnvironmentAccess,
+  owner: EnvironmentOwner,
+  plan: readonly PlannedPublication[],
+  reconciliation: GrantReconciliation,
+) {
   await assertPublishedReleaseCapacity(db, owner, newlyPublishedCount(plan));
   return checkReconciliation(db, access, owner, plan, reconciliation);
 }

@@ -2,8 +2,9 @@
 // definition's canonical JSON) and releases never change, so a text read once serves every later
 // read of any release with that digest. Reads therefore select the digest, not the text (up to 4 MiB
 // per release; 1.4 MB for a list of 50 grant views), and the definitions a request does not find here
-// are loaded by release id, in one statement per request sent below Prisma's engine (src/db/definition-texts.ts). The text is handed out as it is (JsonText):
-// a REST body copies its bytes, and only a caller that needs the value parses it.
+// are loaded by release id, in one statement per request sent below Prisma's engine
+// (src/db/definition-texts.ts). The text is handed out as it is (JsonText): a REST body copies its
+// bytes, and only a caller that needs the value parses it.
 import { createContextCache } from "@pothos/core";
 import DataLoader from "dataloader";
 import { LRUCache } from "lru-cache";
@@ -30,8 +31,8 @@ export type DefinedRelease = Pick<ToolRelease, "id" | "metadataDigest">;
 const MAX_TEXT_BYTES = 16 * 1024 * 1024;
 const known = new LRUCache<string, StoredDefinition>({ maxSize: MAX_TEXT_BYTES });
 
-function remember(digest: string, text: Buffer | string): StoredDefinition {
-  const stored: StoredDefinition = { utf8: typeof text === "string" ? Buffer.from(text, "utf8") : text };
+function remember(digest: string, utf8: Buffer): StoredDefinition {
+  const stored: StoredDefinition = { utf8 };
   known.set(digest, stored, { size: Math.max(1, stored.utf8.byteLength) });
   return stored;
 }
@@ -51,7 +52,7 @@ function presentedRange(utf8: Buffer): { start: number; end: number } | null {
 /** One statement for every definition a request misses, however many fields ask. */
 const textLoaderOf = createContextCache(
   (context: Context) =>
-    new DataLoader<string, Buffer | string>(async (releaseIds) => {
+    new DataLoader<string, Buffer>(async (releaseIds) => {
       const textById = await definitionTextsOf(context.db)(releaseIds);
       return releaseIds.map((id) => textById.get(id) ?? new Error(`tool release ${id} has no stored definition`));
     }),

@@ -10,9 +10,11 @@ import { acceptedSharesOf, acceptedSharesOfAny } from "./visibility.js";
 
 export type EnvironmentRole = "owner" | "deployer" | "viewer";
 
+/** What the write checks need of an environment's owner (plan limits, coordinates): read with the environment. */
+export type EnvironmentOwner = Pick<Account, "id" | "email" | "plan">;
+
 export interface EnvironmentAccess {
-  /** With its owner's plan, which a grant's capacity check needs: read in the same statement. */
-  environment: Environment & { owner: Pick<Account, "plan"> };
+  environment: Environment & { owner: EnvironmentOwner };
   /** The actor's role; admins act as owners. */
   role: EnvironmentRole;
 }
@@ -37,7 +39,7 @@ export function roleIn(actor: Actor, environment: EnvironmentOwnership & { share
 export async function environmentAccess(db: Db, actor: Actor, environmentId: string): Promise<EnvironmentAccess> {
   const environment = await db.environment.findUnique({
     where: { id: environmentId },
-    include: { shares: { where: acceptedSharesOf(actor.id) }, owner: { select: { plan: true } } },
+    include: { shares: { where: acceptedSharesOf(actor.id) }, owner: { select: { id: true, email: true, plan: true } } },
   });
   const role = environment ? roleIn(actor, environment) : undefined;
   if (!environment || !role) throw environmentNotFound(environmentId);
