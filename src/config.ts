@@ -80,6 +80,21 @@ const environmentSchema = z.object({
     .min(1, "must be at least 1")
     .max(1_000_000)
     .default(DEFAULT_MAX_SUBSCRIPTIONS_PER_TOKEN),
+  TOOLGATE_WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .transform((list) =>
+      list
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ""),
+    )
+    .pipe(z.array(z.string().regex(/^[a-z0-9.:\[\]-]+$/, "each entry must be a host name or an IP address, without scheme or port")))
+    .default([]),
+  TOOLGATE_WEBHOOK_TIMEOUT_MS: milliseconds(10_000),
+  TOOLGATE_WEBHOOK_FIRST_RETRY_MS: milliseconds(10_000),
+  TOOLGATE_WEBHOOK_MAX_FAILURES: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(100).default(15),
+  TOOLGATE_WEBHOOK_POLL_MS: milliseconds(2_000),
+  TOOLGATE_WEBHOOK_CONCURRENCY: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(256).default(8),
   TOOLGATE_EVENT_RETENTION_DAYS: z.coerce
     .number({ error: "must be a number of days" })
     .int("must be an integer")
@@ -126,8 +141,25 @@ export interface Config {
   /** Live subscriptions one API token may hold open at once, per process (LIMIT_EXCEEDED past it). */
   maxSubscriptionsPerToken: number;
   metrics: MetricsConfig;
+  webhooks: WebhookConfig;
   /** Origins allowed to call /graphql and /v1 from a browser (`*`: any); empty: no CORS headers. */
   corsOrigins: readonly string[];
+}
+
+/** How webhooks are sent (docs/webhooks.md). */
+export interface WebhookConfig {
+  /** Hosts that may be http and resolve to private addresses (internal receivers). */
+  allowedHosts: readonly string[];
+  /** The most one request may take, connecting and reading the answer included. */
+  timeoutMs: number;
+  /** The wait after the first failure; each further one waits 3 times longer (capped), with jitter. */
+  firstRetryMs: number;
+  /** Failed attempts in a row that disable a webhook. */
+  maxFailures: number;
+  /** How often each replica looks for due retries without a change notice. */
+  pollMs: number;
+  /** Webhooks one replica sends to at once. */
+  concurrency: number;
 }
 
 /** Where /metrics is served and what it asks for (docs/deploy.md). */
@@ -180,6 +212,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     eventRetentionDays: values.TOOLGATE_EVENT_RETENTION_DAYS,
     maxSubscriptionsPerToken: values.TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN,
     metrics: { token: values.TOOLGATE_METRICS_TOKEN, port: values.TOOLGATE_METRICS_PORT },
+    webhooks: {
+      allowedHosts: values.TOOLGATE_WEBHOOK_ALLOWED_HOSTS,
+      timeoutMs: values.TOOLGATE_WEBHOOK_TIMEOUT_MS,
+      firstRetryMs: values.TOOLGATE_WEBHOOK_FIRST_RETRY_MS,
+      maxFailures: values.TOOLGATE_WEBHOOK_MAX_FAILURES,
+      pollMs: values.TOOLGATE_WEBHOOK_POLL_MS,
+      concurrency: values.TOOLGATE_WEBHOOK_CONCURRENCY,
+    },
     corsOrigins: values.TOOLGATE_CORS_ORIGINS,
     ...overrides,
   };

@@ -1,5 +1,6 @@
 // The composition root: configuration → the address checked → database (migrated) → bootstrap →
 // schema → HTTP server.
+import type { LookupFunction } from "node:net";
 import type { DestinationStream, Logger } from "pino";
 import type { Config } from "./config.js";
 import { openDatabase, poolUsageOf, type Database } from "./db/client.js";
@@ -19,6 +20,10 @@ import { checkCanListen } from "./http/server/port-check.js";
 import { listen, type RunningServer } from "./http/server/listen.js";
 import { createServiceMetrics, type ServiceMetrics } from "./metrics/service-metrics.js";
 import { asStartupError } from "./startup-error.js";
+import { startWebhookWorker } from "./webhooks/delivery-worker.js";
+import { retryPolicy } from "./webhooks/retry-policy.js";
+import { createWebhookSender } from "./webhooks/sender.js";
+import { webhookUrlPolicy } from "./webhooks/url-policy.js";
 import type { DemoTokens } from "./demo/seed.js";
 import type { StarterVariables } from "./http/pages/graphiql.js";
 
@@ -45,6 +50,8 @@ export interface ServiceHooks {
   afterBootstrap?(db: Database, logger: Logger): Promise<{ demoTokens?: DemoTokens | undefined; graphiqlVariables?: StarterVariables | undefined } | void>;
   /** Where log lines go; stdout when omitted. */
   logDestination?: DestinationStream | undefined;
+  /** How webhook connections resolve host names; the system's DNS when omitted (tests resolve names to chosen addresses). */
+  webhookLookup?: LookupFunction | undefined;
 }
 
 export async function startService(config: Config, hooks: ServiceHooks = {}): Promise<Service> {
@@ -63,6 +70,26 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
   const liveEvents = startLiveEvents(db, changeFeed, { maxSubscriptionsPerToken: config.maxSubscriptionsPerToken });
   metrics.watchLiveSubscriptions(() => liveEvents.open());
   const stopEventRetention = startEventRetention(db, config.eventRetentionDays, logger);
+  const webhooks = startWebhookWorker(
+    db,
+    changeFeed,
+    {
+      sender: createWebhookSender({
+        connectTimeoutMs: Math.min(5_000, config.webhooks.timeoutMs),
+        totalTimeoutMs: config.webhooks.timeoutMs,
+        maxResponseBytes: 64 * 1024,
+        allowedHosts: config.webhooks.allowedHosts,
+        ...(hooks.webhookLookup ? { lookup: hooks.webhookLookup } : {}),
+      }),
+      retry: retryPolicy(config.webhooks.firstRetryMs, config.webhooks.maxFailures),
+      // Longer than any request may take, so a lease outlives the request it covers.
+      leaseMs: 2 * config.webhooks.timeoutMs + 1_000,
+      pollMs: config.webhooks.pollMs,
+      concurrency: config.webhooks.concurrency,
+      onAttempt: metrics.observeWebhookAttempt,
+    },
+    logger,
+  );
   const seeded = (await hooks.afterBootstrap?.(db, logger)) ?? {};
   let ready = true;
   const app = createApp({
@@ -84,6 +111,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     requestMetrics: metrics.requests,
     metricsEndpoint: config.metrics.port === undefined ? metricsHandler(metrics, config.metrics.token) : undefined,
     corsOrigins: config.corsOrigins,
+    webhookPolicy: webhookUrlPolicy(config.webhooks.allowedHosts),
   });
   metrics.watchReadCache(() => app.readCacheStats());
   const server = await listen(app, config.port, config.host);
@@ -107,6 +135,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
       ready = false;
       // Live subscriptions end first, so their open responses do not hold the drain for its grace period.
       stopEventRetention();
+      await webhooks.stop();
       await changeFeed.close();
       // Scrapes are cheap and stateless: the metrics port closes without a grace period.
       await metricsServer?.close(0);

@@ -5,7 +5,7 @@
 // environment's or one account's events, id order is commit order, so a reader that pages with
 // `after` (or a live subscriber) never skips an event that commits late.
 import type { Db } from "../db/client.js";
-import type { ApiToken, ChangeEvent, EnvironmentShare, Grant, ToolRelease, Environment, Account } from "../db/generated/sqlite/client.js";
+import type { ApiToken, ChangeEvent, EnvironmentShare, Grant, ToolRelease, Environment, Account, Webhook } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { bufferEvent, touchSystemStream } from "./event-streams.js";
 
@@ -27,6 +27,11 @@ export const CHANGE_EVENT_TYPES = [
   "account-promoted",
   "api-token-issued",
   "api-token-revoked",
+  "webhook-created",
+  "webhook-secret-rotated",
+  "webhook-disabled",
+  "webhook-enabled",
+  "webhook-deleted",
 ] as const;
 export type ChangeEventType = (typeof CHANGE_EVENT_TYPES)[number];
 
@@ -39,7 +44,9 @@ type EventSubject =
   /** An offer is the offered account's business until it accepts: not in the environment's events. */
   | { offer: EnvironmentShare }
   | { account: Account }
-  | { token: ApiToken };
+  | { token: ApiToken }
+  /** An environment's webhook is in its events; an account's in the account's. */
+  | { webhook: Webhook };
 
 export interface NewChangeEvent {
   type: ChangeEventType;
@@ -77,6 +84,7 @@ function scopeOf(event: NewChangeEvent): { environmentId: string | null; release
   if ("offer" in subject) return { environmentId: null, releaseId: null, accountId: subject.offer.accountId };
   if ("environment" in subject) return { environmentId: subject.environment.id, releaseId: null, accountId: subject.environment.ownerAccountId };
   if ("account" in subject) return { environmentId: null, releaseId: null, accountId: subject.account.id };
+  if ("webhook" in subject) return { environmentId: subject.webhook.environmentId, releaseId: null, accountId: subject.webhook.accountId };
   return { environmentId: null, releaseId: null, accountId: subject.token.accountId };
 }
 
@@ -95,6 +103,11 @@ function stateOf(subject: EventSubject): Record<string, unknown> {
   if ("offer" in subject) return { ...subject.offer };
   if ("environment" in subject) return { ...subject.environment };
   if ("account" in subject) return { ...subject.account };
+  if ("webhook" in subject) {
+    // Never the secret; the delivery bookkeeping is not the webhook's state.
+    const { secret: _secret, cursor: _cursor, leaseHolder: _holder, leaseUntil: _until, nextAttemptAt: _next, ...webhook } = subject.webhook;
+    return webhook;
+  }
   const { secretHash: _secretHash, ...token } = subject.token;
   return token;
 }

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
 import { requireActor, type Actor, type Authentication } from "../domain/actor.js";
 import { authenticate, type TokenLookup } from "../domain/tokens.js";
+import type { WebhookPolicy } from "../domain/webhooks.js";
 
 export interface Context {
   db: Database;
@@ -17,9 +18,13 @@ export interface Context {
    * What the executor found about its answer: `keepable` when it ran a query that completed without
    * errors, which the read cache may then keep (src/http/api/read-cache.ts), and the GraphQL
    * operation it ran, for the request metrics. An object, so that every copy of the context (Yoga
-   * merges ours into its own) notes into the same place.
+   * merges ours into its own) notes into the same place. A resolver that reads what changes without
+   * a change event (webhooks' sending state and delivery log), so without moving the data version
+   * the cache checks, sets `unversioned`: such an answer is never kept.
    */
-  answer: { keepable: boolean; operationName?: string | undefined };
+  answer: { keepable: boolean; operationName?: string | undefined; unversioned?: boolean };
+  /** Which URLs webhooks may be given (the operator's network rules). */
+  webhookPolicy: WebhookPolicy;
 }
 
 export interface ContextDependencies {
@@ -27,6 +32,7 @@ export interface ContextDependencies {
   logger: Logger;
   /** How tokens are found: the database, usually through a short-lived cache. */
   tokens: TokenLookup;
+  webhookPolicy: WebhookPolicy;
 }
 
 export async function createContext(deps: ContextDependencies, request: Request, requestId: string): Promise<Context> {
@@ -39,5 +45,6 @@ export async function createContext(deps: ContextDependencies, request: Request,
     authorization: request.headers.get("authorization"),
     actor: () => requireActor(authentication),
     answer: { keepable: false },
+    webhookPolicy: deps.webhookPolicy,
   };
 }

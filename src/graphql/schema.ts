@@ -12,6 +12,7 @@ import "./types/release-operations.js";
 import "./types/publication-operations.js";
 import "./types/change-event.js";
 import "./types/change-event-subscription.js";
+import "./types/webhook.js";
 
 let schema: GraphQLSchema | undefined;
 

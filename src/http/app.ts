@@ -24,6 +24,8 @@ import { requestIdFor, requestIdHeader } from "./pipeline/request-id.js";
 import { countedInMetrics } from "./pipeline/request-metrics.js";
 import { securityHeaders } from "./pipeline/security-headers.js";
 import type { RestRoute } from "./rest/route.js";
+import type { WebhookPolicy } from "../domain/webhooks.js";
+import { webhookUrlPolicy } from "../webhooks/url-policy.js";
 import { createRouter } from "./router.js";
 
 export interface AppOptions {
@@ -48,6 +50,8 @@ export interface AppOptions {
   metricsEndpoint?: ((request: Request) => Promise<Response>) | undefined;
   /** Origins allowed to call /graphql and /v1 from a browser (`*`: any); none when omitted. */
   corsOrigins?: readonly string[] | undefined;
+  /** Which URLs webhooks may be given; public https URLs only when omitted. */
+  webhookPolicy?: WebhookPolicy | undefined;
 }
 
 /** On node:http, @whatwg-node/server passes the node request beside the fetch Request, in `req`. */
@@ -89,6 +93,7 @@ export function createApp(options: AppOptions): App {
     tokens: cachedTokenLookup(tokenLookupIn(db), { ttlMs: options.tokenCacheMs ?? 0 }),
     limiter: createRateLimiter(options.rateLimit ?? OFF),
     readCache,
+    webhookPolicy: options.webhookPolicy ?? webhookUrlPolicy([]),
     isReady: options.isReady,
     metricsEndpoint: options.metricsEndpoint,
   });

@@ -24,6 +24,8 @@ export interface ServiceMetrics {
   watchPool(read: () => PoolUsage | undefined): void;
   /** Reports the number of open live subscriptions at every scrape. */
   watchLiveSubscriptions(read: () => number): void;
+  /** Counts a webhook attempt; a delivered one's lag is the time from its event to its delivery. */
+  observeWebhookAttempt(outcome: "delivered" | "failed", lagSeconds: number | undefined): void;
   /** Reports the read cache's lookups and size at every scrape. */
   watchReadCache(read: () => ReadCacheStats): void;
   /** The exposition text. */
@@ -120,8 +122,26 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
     });
   };
 
+  const webhookAttempts = new Counter({
+    name: "toolgate_webhook_deliveries_total",
+    help: "Webhook requests sent by this replica, by outcome: delivered (2xx) or failed (no answer, refused address, timeout, other status).",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  for (const outcome of ["delivered", "failed"]) webhookAttempts.inc({ outcome }, 0);
+  const webhookLag = new Histogram({
+    name: "toolgate_webhook_delivery_lag_seconds",
+    help: "From a change event's commit to its delivery's 2xx answer (retries included).",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 14400, 86400],
+    registers: [registry],
+  });
+
   return {
     requests,
+    observeWebhookAttempt: (outcome, lagSeconds) => {
+      webhookAttempts.inc({ outcome });
+      if (lagSeconds !== undefined) webhookLag.observe(Math.max(0, lagSeconds));
+    },
     observeQuery: (kind, seconds) => byKind[kind].observe(seconds),
     watchPool,
     watchLiveSubscriptions,

@@ -13,6 +13,8 @@ const LAYERS: [folder: string, rank: number][] = [
   ["domain", 0],
   ["db", 0],
   ["metrics", 1],
+  // Sending webhooks: the domain's records and the network, nothing of GraphQL or HTTP.
+  ["webhooks", 1],
   ["graphql", 2],
   ["http", 3],
   ["cli", 4],

@@ -28,9 +28,14 @@ const EVENT_TYPE_DESCRIPTIONS: Record<ChangeEventTypeWord, string> = {
   "account-promoted": "An account was made an administrator (the bootstrap administrator, at start).",
   "api-token-issued": "An API token was issued (its secret is never part of an event).",
   "api-token-revoked": "An API token was revoked.",
+  "webhook-created": "A webhook was created; it is the first event the webhook itself receives.",
+  "webhook-secret-rotated": "A webhook's signing secret was replaced.",
+  "webhook-disabled": "A webhook was disabled after too many failed deliveries in a row.",
+  "webhook-enabled": "A disabled webhook was enabled again.",
+  "webhook-deleted": "A webhook was deleted.",
 };
 
-const ChangeEventTypeEnum = enumOfSpecWords("ChangeEventType", "What a change event records.", EVENT_TYPE_DESCRIPTIONS);
+export const ChangeEventTypeEnum = enumOfSpecWords("ChangeEventType", "What a change event records.", EVENT_TYPE_DESCRIPTIONS);
 
 /** Parsed once per row: a live event's row is shared by all of its subscribers (src/graphql/live-events/). */
 const parsedStates = new WeakMap<ChangeEvent, unknown>();

@@ -7,7 +7,7 @@ import type { Context } from "../../graphql/context.js";
 /** Notes in the request's context whether what was executed may be kept. */
 export function noteAnswerable(args: ExecutionArgs, result: unknown): void {
   const context = args.contextValue as Context | undefined;
-  if (context?.answer) context.answer.keepable = isQuery(args) && isCompleteResult(result);
+  if (context?.answer) context.answer.keepable = !context.answer.unversioned && isQuery(args) && isCompleteResult(result);
 }
 
 const incrementalDocuments = new WeakMap<DocumentNode, boolean>();

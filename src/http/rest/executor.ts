@@ -62,7 +62,7 @@ function relocated(error: GraphQLError, locations: Record<string, string> | unde
   const extensions = error.extensions as unknown as ErrorExtensions;
   if (!locations || !extensions.problems) return error;
   const rename = (problem: string) =>
-    problem.replace(/^(\w+): /, (whole, argument: string) => (Object.hasOwn(locations, argument) ? `${locations[argument]}: ` : whole));
+    problem.replace(/^([\w.]+): /, (whole, argument: string) => (Object.hasOwn(locations, argument) ? `${locations[argument]}: ` : whole));
   const problems = extensions.problems.map(rename);
   return new GraphQLError(rename(error.message), { path: error.path, extensions: { ...extensions, problems } });
 }

@@ -260,3 +260,81 @@ export const ToolMiddlewareApplication = named(
 export type RestGrantView = z.infer<typeof GrantView>;
 export type RestToolRelease = z.infer<typeof ToolRelease>;
 export type RestChangeEvent = z.infer<typeof ChangeEvent>;
+
+// Webhooks (docs/webhooks.md).
+
+export const WEBHOOK_STATES = ["active", "disabled"] as const;
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+export const WEBHOOK_ATTEMPT_OUTCOMES = ["delivered", "failed"] as const;
+
+const Webhook = named(
+  z.strictObject({
+    id: uuid(),
+    url: z.string(),
+    eventTypes: z.array(z.enum(CHANGE_EVENT_TYPES)).nullable().describe("The event types it receives; null for every type."),
+    state: z.enum(WEBHOOK_STATES),
+    disabledReason: z.string().nullable().describe("Why it was disabled, while it is."),
+    consecutiveFailures: z.int().min(0).describe("Failed attempts since the last delivered one."),
+    nextAttemptAt: dateTime().nullable().describe("When a failed delivery is tried again; null unless it is waiting for a retry."),
+    environmentId: uuid().nullable().describe("The environment whose events it receives; null for an account's webhook."),
+    accountId: uuid().describe("The account whose events (or whose environment's) it receives; its plan limits webhooks."),
+    createdAt: dateTime(),
+    createdBy: uuid(),
+  }),
+  "Webhook",
+  "Change events POSTed to a URL in event order, signed the Standard Webhooks way (docs/webhooks.md). Its secret is never shown again.",
+);
+
+export const WebhookWithSecret = named(
+  z.strictObject({
+    webhook: Webhook,
+    secret: z.string().describe("The signing secret (`whsec_…`), shown this once."),
+  }),
+  "WebhookWithSecret",
+);
+
+export const WebhookList = named(z.strictObject({ values: z.array(Webhook), nextCursor: nextCursorSchema() }), "WebhookList", "A page of webhooks, oldest first.");
+
+const WebhookAttempt = named(
+  z.strictObject({
+    attemptedAt: dateTime(),
+    outcome: z.enum(WEBHOOK_ATTEMPT_OUTCOMES),
+    statusCode: z.int().nullable().describe("The receiver's status; null when it did not answer."),
+    latencyMs: z.int().min(0),
+    error: z.string().nullable(),
+    responseBody: z.string().describe("The start of the receiver's answer (at most 1,024 characters)."),
+    redelivery: z.boolean().describe("Sent because someone asked for a redelivery."),
+  }),
+  "WebhookAttempt",
+);
+
+export const WebhookDelivery = named(
+  z.strictObject({
+    id: uuid().describe("The `webhook-id` of every attempt of this delivery."),
+    webhookId: uuid(),
+    eventId: uuid(),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+    createdAt: dateTime(),
+    redeliveryRequested: z.boolean(),
+    attempts: z.array(WebhookAttempt).describe("Newest first: the last 100."),
+  }),
+  "WebhookDelivery",
+  "One change event sent to one webhook, with its attempts.",
+);
+
+export const WebhookDeliveryList = named(
+  z.strictObject({ values: z.array(WebhookDelivery), nextCursor: nextCursorSchema() }),
+  "WebhookDeliveryList",
+  "A page of a webhook's deliveries, newest first.",
+);
+
+export const WebhookCreation = named(
+  z.strictObject({
+    url: z.string().describe("https, to a public address (http or internal addresses only for hosts the operator allows)."),
+    eventTypes: z.array(z.enum(CHANGE_EVENT_TYPES)).min(1).nullable().optional().describe("Only these event types; every type when absent or null."),
+  }),
+  "WebhookCreation",
+);
+
+export type RestWebhook = z.infer<typeof Webhook>;
+export type RestWebhookDelivery = z.infer<typeof WebhookDelivery>;

@@ -1,0 +1,174 @@
+// What sending webhooks stores: which webhook a replica is sending for (a lease on its row, so one
+// replica at a time sends its events, in order), one delivery per (webhook, event) whose id every
+// attempt carries as `webhook-id`, and the attempts, which are the delivery log. The sending itself
+// is src/webhooks/delivery-worker.ts.
+import type { Database, Db } from "../db/client.js";
+import type { ChangeEvent, Webhook, WebhookDelivery } from "../db/generated/sqlite/client.js";
+import { recorded } from "./events.js";
+import { streamOf } from "./webhooks.js";
+import { writeTransaction } from "./write-transaction.js";
+
+/** The result of one HTTP request to a receiver. */
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseBody: string;
+}
+
+/** How failures are retried: the delay after the n-th consecutive one, and how many disable a webhook. */
+export interface RetryPolicy {
+  delayAfterFailure(failures: number): number;
+  maxConsecutiveFailures: number;
+}
+
+const DUE_BATCH = 100;
+
+/**
+ * Webhooks with something to send and no replica sending for them: active ones past their backoff
+ * with events after their cursor, and any with a redelivery asked for. Up to 100, longest waiting first.
+ */
+export async function webhooksWithWork(db: Db, now: Date): Promise<string[]> {
+  const leaseFree = { OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] };
+  const [due, redeliveries] = await Promise.all([
+    db.webhook.findMany({
+      where: { state: "active", nextAttemptAt: { lte: now }, ...leaseFree },
+      orderBy: { nextAttemptAt: "asc" },
+      take: DUE_BATCH,
+      select: { id: true, environmentId: true, accountId: true, cursor: true },
+    }),
+    db.webhookDelivery.findMany({
+      where: { redeliverRequestedAt: { not: null }, webhook: leaseFree },
+      distinct: ["webhookId"],
+      take: DUE_BATCH,
+      select: { webhookId: true },
+    }),
+  ]);
+  const withEvents = await Promise.all(
+    due.map(async (webhook) =>
+      (await db.changeEvent.findFirst({ where: { ...streamOf(webhook), id: { gt: webhook.cursor ?? "" } }, select: { id: true } })) ? webhook.id : null,
+    ),
+  );
+  return [...new Set([...redeliveries.map((delivery) => delivery.webhookId), ...withEvents.filter((id) => id !== null)])];
+}
+
+/**
+ * Takes the webhook's lease for `leaseMs` unless another replica holds it: one conditional UPDATE,
+ * so of two replicas racing for it exactly one gets it. Returns the webhook when taken.
+ */
+export async function claimWebhook(db: Db, webhookId: string, holder: string, leaseMs: number): Promise<Webhook | null> {
+  const now = new Date();
+  const { count } = await db.webhook.updateMany({
+    where: { id: webhookId, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+    data: { leaseHolder: holder, leaseUntil: new Date(now.getTime() + leaseMs) },
+  });
+  return count === 1 ? db.webhook.findUnique({ where: { id: webhookId } }) : null;
+}
+
+/** Extends a lease this holder still has, before a request; false when it was lost (expired and taken). */
+export async function extendLease(db: Db, webhookId: string, holder: string, leaseMs: number): Promise<boolean> {
+  const now = new Date();
+  const { count } = await db.webhook.updateMany({
+    where: { id: webhookId, leaseHolder: holder, leaseUntil: { gte: now } },
+    data: { leaseUntil: new Date(now.getTime() + leaseMs) },
+  });
+  return count === 1;
+}
+
+export async function releaseWebhook(db: Db, webhookId: string, holder: string): Promise<void> {
+  await db.webhook.updateMany({ where: { id: webhookId, leaseHolder: holder }, data: { leaseHolder: null, leaseUntil: null } });
+}
+
+/** The next events of the webhook's stream after its cursor, oldest first. */
+export function eventsAfterCursor(db: Db, webhook: Webhook, limit: number): Promise<ChangeEvent[]> {
+  return db.changeEvent.findMany({ where: { ...streamOf(webhook), id: { gt: webhook.cursor ?? "" } }, orderBy: { id: "asc" }, take: limit });
+}
+
+/** Moves the cursor past events of types the webhook does not receive. */
+export async function skipTo(db: Db, webhookId: string, holder: string, eventId: string): Promise<void> {
+  await db.webhook.updateMany({ where: { id: webhookId, leaseHolder: holder }, data: { cursor: eventId } });
+}
+
+/** The delivery of `event` to the webhook, made the first time it is attempted: its id is the message's id ever after. */
+export async function deliveryOf(db: Db, webhookId: string, eventId: string): Promise<WebhookDelivery> {
+  return db.webhookDelivery.upsert({ where: { webhookId_eventId: { webhookId, eventId } }, create: { webhookId, eventId }, update: {} });
+}
+
+/** Keeps an attempt in the log and the delivery's outcome. */
+async function logAttempt(tx: Db, delivery: WebhookDelivery, attempt: AttemptResult, attemptedAt: Date, redelivery: boolean): Promise<void> {
+  const outcome = attempt.ok ? "delivered" : "failed";
+  await tx.webhookAttempt.create({
+    data: {
+      deliveryId: delivery.id,
+      attemptedAt,
+      outcome,
+      statusCode: attempt.statusCode,
+      latencyMs: attempt.latencyMs,
+      error: attempt.error,
+      responseBody: attempt.responseBody,
+      redelivery,
+    },
+  });
+  // A redelivery that fails does not undo an earlier success.
+  const status = attempt.ok ? "delivered" : delivery.status === "delivered" ? "delivered" : "failed";
+  await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status, ...(redelivery ? { redeliverRequestedAt: null } : {}) } });
+}
+
+/** What recording an attempt decided for the webhook. */
+export type AfterAttempt = "next" | "retry-later" | "disabled" | "lease-lost";
+
+/**
+ * Records an attempt of the event at the webhook's cursor: on success the cursor moves past it; on
+ * failure the webhook waits its backoff, or is disabled (with its event) after too many failures in a row.
+ */
+export async function recordAttempt(
+  db: Database,
+  input: { webhook: Webhook; holder: string; delivery: WebhookDelivery; attempt: AttemptResult; attemptedAt: Date; retry: RetryPolicy },
+): Promise<AfterAttempt> {
+  const { webhook, holder, delivery, attempt, retry } = input;
+  return writeTransaction(db, [], async (tx) => {
+    await logAttempt(tx, delivery, attempt, input.attemptedAt, false);
+    const mine = { id: webhook.id, leaseHolder: holder };
+    if (attempt.ok) {
+      const { count } = await tx.webhook.updateMany({ where: mine, data: { cursor: delivery.eventId, consecutiveFailures: 0 } });
+      return count === 1 ? "next" : "lease-lost";
+    }
+    const failures = webhook.consecutiveFailures + 1;
+    if (failures < retry.maxConsecutiveFailures) {
+      const nextAttemptAt = new Date(Date.now() + retry.delayAfterFailure(failures));
+      const { count } = await tx.webhook.updateMany({ where: mine, data: { consecutiveFailures: failures, nextAttemptAt, leaseHolder: null, leaseUntil: null } });
+      return count === 1 ? "retry-later" : "lease-lost";
+    }
+    const disabledReason = `${failures} failed attempts in a row; the last: ${attempt.error ?? "failed"}`;
+    const { count } = await tx.webhook.updateMany({
+      where: mine,
+      data: { consecutiveFailures: failures, state: "disabled", stateChangedAt: new Date(), disabledReason, leaseHolder: null, leaseUntil: null },
+    });
+    if (count === 0) return "lease-lost";
+    const disabled = await tx.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+    recorded(tx, disabled, (row) => ({ type: "webhook-disabled", actor: "system", subject: { webhook: row } }));
+    return "disabled";
+  });
+}
+
+/** Redeliveries asked for on the webhook, oldest first, with their events. */
+export function requestedRedeliveries(db: Db, webhookId: string): Promise<WebhookDelivery[]> {
+  return db.webhookDelivery.findMany({ where: { webhookId, redeliverRequestedAt: { not: null } }, orderBy: { redeliverRequestedAt: "asc" } });
+}
+
+/** Records a redelivery's attempt; it changes neither the webhook's cursor nor its failure count. */
+export async function recordRedelivery(db: Database, delivery: WebhookDelivery, attempt: AttemptResult, attemptedAt: Date): Promise<void> {
+  await writeTransaction(db, [], (tx) => logAttempt(tx, delivery, attempt, attemptedAt, true));
+}
+
+/** The event a delivery carries, or null when retention removed it. */
+export function eventOf(db: Db, delivery: Pick<WebhookDelivery, "eventId">): Promise<ChangeEvent | null> {
+  return db.changeEvent.findUnique({ where: { id: delivery.eventId } });
+}
+
+/** Retention: removes the deliveries (with their attempts) of events older than `cutoff`. */
+export async function pruneDeliveriesBefore(db: Db, cutoff: Date): Promise<number> {
+  const { count } = await db.webhookDelivery.deleteMany({ where: { createdAt: { lt: cutoff } } });
+  return count;
+}

@@ -1,0 +1,174 @@
+// Sends webhooks from the outbox: the committed change events themselves. Every replica runs one
+// worker; for each webhook with events after its cursor it takes the webhook's lease (one replica at
+// a time), sends the events in order, one attempt each, and moves the cursor past each delivered one.
+// A failed attempt ends the turn: the webhook waits its backoff and retries the same event. A replica
+// killed mid-request never records the attempt, so when its lease runs out another sends the same
+// delivery again, with the same `webhook-id` (at least once).
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import type { Database } from "../db/client.js";
+import type { ChangeFeed } from "../db/change-feed.js";
+import type { ChangeEvent, Webhook } from "../db/generated/sqlite/client.js";
+import {
+  claimWebhook,
+  deliveryOf,
+  eventOf,
+  eventsAfterCursor,
+  extendLease,
+  recordAttempt,
+  recordRedelivery,
+  releaseWebhook,
+  requestedRedeliveries,
+  skipTo,
+  webhooksWithWork,
+  type AttemptResult,
+  type RetryPolicy,
+} from "../domain/webhook-deliveries.js";
+import { eventTypesOf } from "../domain/webhooks.js";
+import { eventBody, signedHeaders } from "./message.js";
+import type { WebhookSender } from "./sender.js";
+
+export interface WebhookWorkerSettings {
+  sender: WebhookSender;
+  retry: RetryPolicy;
+  /** How long a replica holds a webhook per request: longer than a request may take. */
+  leaseMs: number;
+  /** How often to look for due work without a change notice (retries past their backoff, other replicas' leases run out). */
+  pollMs: number;
+  /** Webhooks served at once by this replica. */
+  concurrency: number;
+  /** Each attempt's outcome; `lagSeconds` (event to delivery) for delivered ones. */
+  onAttempt?(outcome: "delivered" | "failed", lagSeconds: number | undefined): void;
+}
+
+export interface WebhookWorker {
+  /** Looks for work now (a change was committed). */
+  wake(): void;
+  /** Stops taking work and waits for the requests under way. */
+  stop(): Promise<void>;
+}
+
+/** Events read per query, and delivered per turn before the webhook is released for others. */
+const EVENT_BATCH = 20;
+const EVENTS_PER_TURN = 100;
+
+export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: WebhookWorkerSettings, logger: Logger): WebhookWorker {
+  const holder = randomUUID();
+  const serving = new Map<string, Promise<void>>();
+  let looking = false;
+  let lookAgain = false;
+  let stopped = false;
+
+  const wake = () => {
+    if (stopped) return;
+    if (looking) {
+      lookAgain = true;
+      return;
+    }
+    looking = true;
+    void lookForWork().finally(() => {
+      looking = false;
+    });
+  };
+
+  async function lookForWork(): Promise<void> {
+    do {
+      lookAgain = false;
+      try {
+        for (const webhookId of await webhooksWithWork(db, new Date())) {
+          if (stopped || serving.size >= settings.concurrency) break;
+          if (serving.has(webhookId)) continue;
+          serving.set(
+            webhookId,
+            serve(webhookId).finally(() => {
+              serving.delete(webhookId);
+              wake();
+            }),
+          );
+        }
+      } catch (error) {
+        logger.warn({ err: error }, "looking for webhooks to send failed; trying again at the next poll");
+      }
+    } while (lookAgain && !stopped);
+  }
+
+  async function serve(webhookId: string): Promise<void> {
+    try {
+      const webhook = await claimWebhook(db, webhookId, holder, settings.leaseMs);
+      if (!webhook) return;
+      try {
+        await sendRedeliveries(webhook);
+        if (webhook.state === "active" && webhook.nextAttemptAt.getTime() <= Date.now()) await sendInOrder(webhook);
+      } finally {
+        await releaseWebhook(db, webhookId, holder);
+      }
+    } catch (error) {
+      logger.warn({ err: error, webhookId }, "sending a webhook's events failed; it is tried again at the next poll");
+    }
+  }
+
+  async function attempt(webhook: Webhook, messageId: string, event: ChangeEvent): Promise<{ result: AttemptResult; attemptedAt: Date }> {
+    const body = eventBody(event);
+    const attemptedAt = new Date();
+    const result = await settings.sender.send(webhook.url, signedHeaders(webhook.secret, messageId, attemptedAt, body), body);
+    settings.onAttempt?.(result.ok ? "delivered" : "failed", result.ok ? (Date.now() - event.occurredAt.getTime()) / 1000 : undefined);
+    logger.debug({ webhookId: webhook.id, deliveryId: messageId, statusCode: result.statusCode, error: result.error }, "webhook attempt");
+    return { result, attemptedAt };
+  }
+
+  async function sendRedeliveries(webhook: Webhook): Promise<void> {
+    for (const delivery of await requestedRedeliveries(db, webhook.id)) {
+      if (stopped || !(await extendLease(db, webhook.id, holder, settings.leaseMs))) return;
+      const event = await eventOf(db, delivery);
+      const outcome = event
+        ? await attempt(webhook, delivery.id, event)
+        : { result: { ok: false, statusCode: null, latencyMs: 0, error: "not sent: the event is past its retention", responseBody: "" }, attemptedAt: new Date() };
+      await recordRedelivery(db, delivery, outcome.result, outcome.attemptedAt);
+    }
+  }
+
+  async function sendInOrder(claimed: Webhook): Promise<void> {
+    let webhook = claimed;
+    const receives = (type: string) => eventTypesOf(webhook)?.includes(type as never) ?? true;
+    for (let sent = 0; sent < EVENTS_PER_TURN && !stopped; ) {
+      const events = await eventsAfterCursor(db, webhook, EVENT_BATCH);
+      if (events.length === 0) return;
+      let skipped: string | undefined;
+      for (const event of events) {
+        if (!receives(event.type)) {
+          skipped = event.id;
+          continue;
+        }
+        if (skipped) await skipTo(db, webhook.id, holder, skipped);
+        skipped = undefined;
+        if (stopped || !(await extendLease(db, webhook.id, holder, settings.leaseMs))) return;
+        const delivery = await deliveryOf(db, webhook.id, event.id);
+        const { result, attemptedAt } = await attempt(webhook, delivery.id, event);
+        const after = await recordAttempt(db, { webhook, holder, delivery, attempt: result, attemptedAt, retry: settings.retry });
+        if (after !== "next") return;
+        webhook = { ...webhook, cursor: event.id, consecutiveFailures: 0 };
+        sent += 1;
+      }
+      if (skipped) await skipTo(db, webhook.id, holder, skipped);
+      // Its URL or secret may have changed meanwhile (rotation, deletion).
+      const current = await db.webhook.findUnique({ where: { id: webhook.id } });
+      if (!current || current.state !== "active" || current.leaseHolder !== holder) return;
+      webhook = current;
+    }
+  }
+
+  const unsubscribe = feed.subscribe(() => wake());
+  const poll = setInterval(wake, settings.pollMs).unref();
+  wake();
+
+  return {
+    wake,
+    stop: async () => {
+      stopped = true;
+      clearInterval(poll);
+      unsubscribe();
+      await Promise.allSettled([...serving.values()]);
+      settings.sender.close();
+    },
+  };
+}
