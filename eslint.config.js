@@ -50,6 +50,8 @@ export default tseslint.config(
               "DefinitionSummary",
               "EnvironmentShare",
               "IssuedApiToken",
+              "WebhookAttempt",
+              "WebhookWithSecret",
               "PageInfo",
               "PublicationPlanEntry",
               "ReleaseSource",

@@ -94,7 +94,12 @@ const environmentSchema = z.object({
   TOOLGATE_WEBHOOK_FIRST_RETRY_MS: milliseconds(10_000),
   TOOLGATE_WEBHOOK_MAX_FAILURES: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(100).default(15),
   TOOLGATE_WEBHOOK_POLL_MS: milliseconds(2_000),
-  TOOLGATE_WEBHOOK_CONCURRENCY: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(256).default(8),
+  TOOLGATE_WEBHOOK_CONCURRENCY: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(0, "must be 0 (this replica sends no webhooks) or more")
+    .max(256)
+    .default(8),
   TOOLGATE_EVENT_RETENTION_DAYS: z.coerce
     .number({ error: "must be a number of days" })
     .int("must be an integer")
@@ -158,7 +163,7 @@ export interface WebhookConfig {
   maxFailures: number;
   /** How often each replica looks for due retries without a change notice. */
   pollMs: number;
-  /** Webhooks one replica sends to at once. */
+  /** Webhooks one replica sends to at once; 0: this replica sends none (others do). */
   concurrency: number;
 }
 

@@ -102,17 +102,6 @@ export async function createWebhook(db: Database, actor: Actor, policy: WebhookP
   return { webhook, secret };
 }
 
-/** Webhooks the actor may see: its account's, and those of environments it owns or deploys to (administrators: all). */
-export function visibleWebhooksWhere(actor: Actor): Prisma.WebhookWhereInput {
-  if (actor.admin) return {};
-  return {
-    OR: [
-      { environmentId: null, accountId: actor.id },
-      { environment: { OR: [{ ownerAccountId: actor.id }, { shares: { some: { ...acceptedSharesOf(actor.id), role: "deployer" } } }] } },
-    ],
-  };
-}
-
 /** The webhooks of an environment or account, for one who may manage them; oldest first. */
 export async function webhooksWhere(db: Db, actor: Actor, scope: WebhookScope): Promise<Prisma.WebhookWhereInput> {
   if ("environmentId" in scope) {

@@ -35,7 +35,7 @@ export interface WebhookWorkerSettings {
   leaseMs: number;
   /** How often to look for due work without a change notice (retries past their backoff, other replicas' leases run out). */
   pollMs: number;
-  /** Webhooks served at once by this replica. */
+  /** Webhooks served at once by this replica; 0 sends none. */
   concurrency: number;
   /** Each attempt's outcome; `lagSeconds` (event to delivery) for delivered ones. */
   onAttempt?(outcome: "delivered" | "failed", lagSeconds: number | undefined): void;
@@ -53,6 +53,10 @@ const EVENT_BATCH = 20;
 const EVENTS_PER_TURN = 100;
 
 export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: WebhookWorkerSettings, logger: Logger): WebhookWorker {
+  if (settings.concurrency === 0) {
+    settings.sender.close();
+    return { wake: () => {}, stop: async () => {} };
+  }
   const holder = randomUUID();
   const serving = new Map<string, Promise<void>>();
   let looking = false;

@@ -5,6 +5,9 @@ import { readFileSync } from "node:fs";
 import { Kind, parse, validate, type OperationDefinitionNode } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/domain/accounts.js";
+import { deliveryOf } from "../../src/domain/webhook-deliveries.js";
+import { createWebhook } from "../../src/domain/webhooks.js";
+import { webhookUrlPolicy } from "../../src/webhooks/url-policy.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import type { Client } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
@@ -72,7 +75,16 @@ describeEachDatabase("docs/graphql.md examples against a running server", (provi
     await world.owner.http.graphql(`mutation($input: ShareEnvironmentInput!) { shareEnvironment(input: $input) { role } }`, {
       input: { environmentId: world.environment.id, accountId: offeredMember.account.id, role: "VIEWER" },
     });
+    // A webhook, and one delivery of its first event, for the webhook examples.
+    const { webhook } = await createWebhook(service.db, world.owner.account, webhookUrlPolicy([]), {
+      scope: { environmentId: world.environment.id },
+      url: "https://hooks.example.com/docs",
+    });
+    const firstEvent = await service.db.changeEvent.findFirstOrThrow({ where: { environmentId: world.environment.id, id: { gt: webhook.cursor ?? "" } } });
+    const delivery = await deliveryOf(service.db, webhook.id, firstEvent.id);
     variables = {
+      webhookId: webhook.id,
+      deliveryId: delivery.id,
       accountId: world.owner.account.id,
       environmentId: world.environment.id,
       releaseId: (await world.publish(world.owner, uniqueName("to-grant"), "1.0.0")).id,

@@ -3,7 +3,14 @@
 // so an id reveals nothing about what exists.
 import type { Db } from "../../db/client.js";
 import type { Actor } from "../actor.js";
-import { visibleAccountsWhere, visibleActiveGrantWhere, visibleEnvironmentsWhere, visibleReleasesWhere, visibleTokensWhere } from "./visibility.js";
+import {
+  visibleAccountsWhere,
+  visibleActiveGrantWhere,
+  visibleEnvironmentsWhere,
+  visibleReleasesWhere,
+  visibleTokensWhere,
+  visibleWebhooksWhere,
+} from "./visibility.js";
 
 type VisibleIds = (db: Db, actor: Actor, ids: string[]) => Promise<{ id: string }[]>;
 
@@ -35,6 +42,10 @@ const VISIBLE_IDS_BY_KIND = {
   ApiToken: (db, actor, ids) => db.apiToken.findMany({ where: { AND: [{ id: { in: ids } }, visibleTokensWhere(actor)] }, select }),
   // Change events: those of environments you can see and of your own account (Environment.events, Account.events).
   ChangeEvent: visibleEventIds,
+  // `webhook(id)`: your account's, and those of environments you own or deploy to.
+  Webhook: (db, actor, ids) => db.webhook.findMany({ where: { AND: [{ id: { in: ids } }, visibleWebhooksWhere(actor)] }, select }),
+  // A delivery: one of a webhook you may see (`Webhook.deliveries`).
+  WebhookDelivery: (db, actor, ids) => db.webhookDelivery.findMany({ where: { AND: [{ id: { in: ids } }, { webhook: visibleWebhooksWhere(actor) }] }, select }),
 } satisfies Record<string, VisibleIds>;
 
 export type ResolvableKind = keyof typeof VISIBLE_IDS_BY_KIND;

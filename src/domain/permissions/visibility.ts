@@ -69,3 +69,14 @@ export function releaseGrantsWhere(actor: Actor): Prisma.GrantWhereInput {
 export function visibleTokensWhere(actor: Actor): Prisma.ApiTokenWhereInput {
   return actor.admin ? {} : { accountId: actor.id };
 }
+
+/** Webhooks the actor may see: its account's, and those of environments it owns or deploys to (administrators: all). */
+export function visibleWebhooksWhere(actor: Actor): Prisma.WebhookWhereInput {
+  if (actor.admin) return {};
+  return {
+    OR: [
+      { environmentId: null, accountId: actor.id },
+      { environment: { OR: [{ ownerAccountId: actor.id }, { shares: { some: { ...acceptedSharesOf(actor.id), role: "deployer" } } }] } },
+    ],
+  };
+}

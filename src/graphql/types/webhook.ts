@@ -57,7 +57,9 @@ const WebhookAttemptType = builder.prismaObject("WebhookAttempt", {
   }),
 });
 
-const WebhookDeliveryType = builder.prismaObject("WebhookDelivery", {
+const WebhookDeliveryType = builder.prismaNode("WebhookDelivery", {
+  id: { field: "id" },
+  nullable: true,
   description: "One change event sent to one webhook. Its `uuid` is the `webhook-id` header of every attempt, so receivers can drop repeats.",
   fields: (t) => ({
     uuid: t.expose("id", { type: "UUID", description: "The delivery's UUID: the message's `webhook-id`." }),
@@ -88,7 +90,9 @@ const WebhookDeliveryConnection = builder.connectionObject(
   { name: "WebhookDeliveryEdge", description: "A delivery on a page, with its cursor." },
 );
 
-const WebhookType = builder.prismaObject("Webhook", {
+const WebhookType = builder.prismaNode("Webhook", {
+  id: { field: "id" },
+  nullable: true,
   description:
     "Change events of an environment or an account, POSTed to a URL in event order and signed the Standard Webhooks way (docs/webhooks.md). " +
     "Its signing secret is shown only by `createWebhook` and `rotateWebhookSecret`.",
@@ -234,10 +238,10 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx) => enableWebhook(ctx.db, ctx.actor(), args.id),
   }),
   deleteWebhook: t.field({
-    type: WebhookType,
-    description: "Delete a webhook and its delivery log.",
+    type: "UUID",
+    description: "Delete a webhook and its delivery log; answers its `uuid`.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The webhook's `uuid`." }) },
-    resolve: (_root, args, ctx) => deleteWebhook(ctx.db, ctx.actor(), args.id),
+    resolve: async (_root, args, ctx) => (await deleteWebhook(ctx.db, ctx.actor(), args.id)).id,
   }),
   redeliverWebhookDelivery: t.field({
     type: WebhookDeliveryType,

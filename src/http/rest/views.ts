@@ -330,7 +330,14 @@ export const WebhookDeliveryList = named(
 
 export const WebhookCreation = named(
   z.strictObject({
-    url: z.string().describe("https, to a public address (http or internal addresses only for hosts the operator allows)."),
+    url: z
+      .string()
+      .max(2048)
+      .regex(/^https:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*(:[0-9]{1,4})?(\/[A-Za-z0-9._~\/-]*)?$/)
+      .describe(
+        "An https URL of a public host: not an IP literal of a private, loopback, link-local or metadata address, nor localhost. " +
+          "Hosts the operator lists in TOOLGATE_WEBHOOK_ALLOWED_HOSTS may also be http and internal (docs/webhooks.md).",
+      ),
     eventTypes: z.array(z.enum(CHANGE_EVENT_TYPES)).min(1).nullable().optional().describe("Only these event types; every type when absent or null."),
   }),
   "WebhookCreation",

@@ -222,7 +222,7 @@ export const WEBHOOK_ROUTES: RestRoute[] = [
     contract: { tag: "Webhooks", summary: "Delete a webhook", description: "Deletes it and its delivery log; nothing more is sent to it.", success: { status: 204 } },
     document: graphql(`
       mutation DeleteWebhook($webhookId: UUID!) {
-        deleteWebhook(id: $webhookId) { uuid }
+        deleteWebhook(id: $webhookId)
       }
     `),
     variables: (input) => (rejectIfAny([], input.params), { webhookId: input.params.webhookId }),
