@@ -116,7 +116,10 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
     const attemptedAt = new Date();
     const result = await settings.sender.send(webhook.url, signedHeaders(webhook.secret, messageId, attemptedAt, body), body);
     settings.onAttempt?.(result.ok ? "delivered" : "failed", result.ok ? (Date.now() - event.occurredAt.getTime()) / 1000 : undefined);
-    logger.debug({ webhookId: webhook.id, deliveryId: messageId, statusCode: result.statusCode, error: result.error }, "webhook attempt");
+    const fields = { webhookId: webhook.id, deliveryId: messageId, url: webhook.url, statusCode: result.statusCode, error: result.error };
+    // A refused address is someone pointing the server at a place it must not reach: the operator hears of it.
+    if (result.error?.startsWith("refused:")) logger.warn(fields, "webhook request refused: its address is not allowed");
+    else logger.debug(fields, "webhook attempt");
     return { result, attemptedAt };
   }
 

@@ -7,6 +7,7 @@ import { Webhook as Verifier } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
+import { pruneExpiredEvents } from "../../src/domain/event-retention.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type Member, type World } from "../helpers/world.js";
 import { startReceiver, type Answer, type Receiver, type Received } from "./receiver.js";
@@ -317,6 +318,14 @@ describeEachDatabase("webhook delivery", (provider: DatabaseProvider) => {
       expect(delivery!.attempts.at(-1)!.error).toMatch(/redirect not followed/);
       expect(target.received).toHaveLength(0);
     });
+  });
+
+  it("keeps the delivery log as long as the change events, and no longer", async () => {
+    expect(await service.db.webhookDelivery.count()).toBeGreaterThan(0);
+    // Retention of one day, two days from now: everything recorded so far is past it.
+    await pruneExpiredEvents(service.db, 1, new Date(Date.now() + 2 * 24 * 3600 * 1000));
+    expect(await service.db.webhookDelivery.count()).toBe(0);
+    expect(await service.db.webhookAttempt.count()).toBe(0);
   });
 
   it("counts deliveries by outcome and their lag on /metrics", async () => {
