@@ -88,7 +88,7 @@ const environmentSchema = z.object({
         .map((host) => host.trim().toLowerCase())
         .filter((host) => host !== ""),
     )
-    .pipe(z.array(z.string().regex(/^[a-z0-9.:\[\]-]+$/, "each entry must be a host name or an IP address, without scheme or port")))
+    .pipe(z.array(z.string().regex(/^[a-z0-9.:[\]-]+$/, "each entry must be a host name or an IP address, without scheme or port")))
     .default([]),
   TOOLGATE_WEBHOOK_TIMEOUT_MS: milliseconds(10_000),
   TOOLGATE_WEBHOOK_FIRST_RETRY_MS: milliseconds(10_000),

@@ -15,7 +15,13 @@ const KIB = 1024;
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   free: { activeGrantsPerEnvironment: 20, publishedReleasesPerAccount: 50, environmentsPerAccount: 3, definitionBytes: 256 * KIB, webhooksPerAccount: 5 },
   team: { activeGrantsPerEnvironment: 500, publishedReleasesPerAccount: 5000, environmentsPerAccount: 50, definitionBytes: 1024 * KIB, webhooksPerAccount: 50 },
-  unlimited: { activeGrantsPerEnvironment: null, publishedReleasesPerAccount: null, environmentsPerAccount: null, definitionBytes: 4096 * KIB, webhooksPerAccount: null },
+  unlimited: {
+    activeGrantsPerEnvironment: null,
+    publishedReleasesPerAccount: null,
+    environmentsPerAccount: null,
+    definitionBytes: 4096 * KIB,
+    webhooksPerAccount: null,
+  },
 };
 
 export const REQUEST_BODY_LIMIT_BYTES = 8 * 1024 * KIB;

@@ -145,7 +145,10 @@ export async function recordAttempt(
     const failures = webhook.consecutiveFailures + 1;
     if (failures < retry.maxConsecutiveFailures) {
       const nextAttemptAt = new Date(Date.now() + retry.delayAfterFailure(failures));
-      const { count } = await tx.webhook.updateMany({ where: mine, data: { consecutiveFailures: failures, nextAttemptAt, leaseHolder: null, leaseUntil: null } });
+      const { count } = await tx.webhook.updateMany({
+        where: mine,
+        data: { consecutiveFailures: failures, nextAttemptAt, leaseHolder: null, leaseUntil: null },
+      });
       return count === 1 ? "retry-later" : "lease-lost";
     }
     const disabledReason = `${failures} failed attempts in a row; the last: ${attempt.error ?? "failed"}`;

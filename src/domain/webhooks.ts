@@ -33,8 +33,8 @@ export interface WebhookWithSecret {
   secret: string;
 }
 
-export const webhookNotFound = (id: string) => new DomainError("WEBHOOK_NOT_FOUND", `webhook ${id} not found`);
-export const webhookDeliveryNotFound = (id: string) => new DomainError("WEBHOOK_DELIVERY_NOT_FOUND", `webhook delivery ${id} not found`);
+const webhookNotFound = (id: string) => new DomainError("WEBHOOK_NOT_FOUND", `webhook ${id} not found`);
+const webhookDeliveryNotFound = (id: string) => new DomainError("WEBHOOK_DELIVERY_NOT_FOUND", `webhook delivery ${id} not found`);
 
 /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
 function newSecret(): string {
@@ -180,17 +180,9 @@ export async function redeliverWebhookDelivery(db: Database, actor: Actor, deliv
   await managedWebhook(db, actor, delivery.webhookId).catch((error: unknown) => {
     throw error instanceof DomainError && error.code === "WEBHOOK_NOT_FOUND" ? webhookDeliveryNotFound(deliveryId) : error;
   });
-  return db.webhookDelivery.update({ where: { id: deliveryId }, data: { redeliverRequestedAt: new Date() } }).catch(notFoundAs(deliveryId, webhookDeliveryNotFound));
-}
-
-/** A delivery of a webhook the actor may see, or WEBHOOK_DELIVERY_NOT_FOUND. */
-export async function findWebhookDelivery(db: Db, actor: Actor, deliveryId: string): Promise<WebhookDelivery> {
-  const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId } });
-  if (!delivery) throw webhookDeliveryNotFound(deliveryId);
-  await managedWebhook(db, actor, delivery.webhookId).catch(() => {
-    throw webhookDeliveryNotFound(deliveryId);
-  });
-  return delivery;
+  return db.webhookDelivery
+    .update({ where: { id: deliveryId }, data: { redeliverRequestedAt: new Date() } })
+    .catch(notFoundAs(deliveryId, webhookDeliveryNotFound));
 }
 
 /** Prisma's "record not found" (P2025: deleted meanwhile) as the resource's not-found error. */

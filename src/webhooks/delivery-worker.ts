@@ -129,7 +129,10 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
       const event = await eventOf(db, delivery);
       const outcome = event
         ? await attempt(webhook, delivery.id, event)
-        : { result: { ok: false, statusCode: null, latencyMs: 0, error: "not sent: the event is past its retention", responseBody: "" }, attemptedAt: new Date() };
+        : {
+            result: { ok: false, statusCode: null, latencyMs: 0, error: "not sent: the event is past its retention", responseBody: "" },
+            attemptedAt: new Date(),
+          };
       await recordRedelivery(db, delivery, outcome.result, outcome.attemptedAt);
     }
   }

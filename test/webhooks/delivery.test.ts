@@ -76,7 +76,13 @@ describeEachDatabase("webhook delivery", (provider: DatabaseProvider) => {
   const deliveriesOf = async (owner: Member, webhookId: string) => {
     const page = await owner.http.get(`/v1/webhooks/${webhookId}/deliveries?limit=500`);
     expect(page.status, page.text).toBe(200);
-    return page.body.values as { id: string; eventId: string; status: string; redeliveryRequested: boolean; attempts: { outcome: string; statusCode: number | null; error: string | null; redelivery: boolean; attemptedAt: string; responseBody: string }[] }[];
+    return page.body.values as {
+      id: string;
+      eventId: string;
+      status: string;
+      redeliveryRequested: boolean;
+      attempts: { outcome: string; statusCode: number | null; error: string | null; redelivery: boolean; attemptedAt: string; responseBody: string }[];
+    }[];
   };
 
   it("sends a committed change once, as the REST event, signed so that the standardwebhooks package verifies it", async () => {
@@ -94,7 +100,11 @@ describeEachDatabase("webhook delivery", (provider: DatabaseProvider) => {
     expect(bodies[1].state.id).toBe(grant.id);
     const verifier = new Verifier(secret);
     for (const request of requests) {
-      const headers = { "webhook-id": String(request.headers["webhook-id"]), "webhook-timestamp": String(request.headers["webhook-timestamp"]), "webhook-signature": String(request.headers["webhook-signature"]) };
+      const headers = {
+        "webhook-id": String(request.headers["webhook-id"]),
+        "webhook-timestamp": String(request.headers["webhook-timestamp"]),
+        "webhook-signature": String(request.headers["webhook-signature"]),
+      };
       expect(verifier.verify(request.body, headers)).toEqual(JSON.parse(request.body));
       expect(request.headers["content-type"]).toBe("application/json");
     }
@@ -285,7 +295,10 @@ describeEachDatabase("webhook delivery", (provider: DatabaseProvider) => {
       }
       const both = await owner.http.post(`/v1/envs/${environment.id}/webhooks`, { url: "ftp://user:pw@example.com/" });
       expect(both.status).toBe(400);
-      expect(both.body.errors).toEqual([expect.stringMatching(/^body\.url: must use https/), expect.stringMatching(/^body\.url: must not contain credentials/)]);
+      expect(both.body.errors).toEqual([
+        expect.stringMatching(/^body\.url: must use https/),
+        expect.stringMatching(/^body\.url: must not contain credentials/),
+      ]);
       const unknownType = await owner.http.post(`/v1/envs/${environment.id}/webhooks`, { url: "https://example.com/hook", eventTypes: ["no-such-event"] });
       expect(unknownType.status).toBe(400);
       expect(unknownType.body.errors.join("\n")).toMatch(/body\.eventTypes.*no-such-event/);

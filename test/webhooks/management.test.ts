@@ -14,7 +14,9 @@ describeEachDatabase("webhooks", (provider: DatabaseProvider) => {
 
   beforeAll(async () => {
     // A long poll and no reachable receiver: these tests look at management, not at sending.
-    service = await startTestService(provider, { webhooks: { allowedHosts: [], timeoutMs: 1_000, firstRetryMs: 60_000, maxFailures: 15, pollMs: 60_000, concurrency: 2 } });
+    service = await startTestService(provider, {
+      webhooks: { allowedHosts: [], timeoutMs: 1_000, firstRetryMs: 60_000, maxFailures: 15, pollMs: 60_000, concurrency: 2 },
+    });
     world = await createWorld(service);
   });
   afterAll(() => service?.stopAndDrop());
@@ -41,7 +43,9 @@ describeEachDatabase("webhooks", (provider: DatabaseProvider) => {
       expect(read.body).toEqual(created.body.webhook);
       expect(read.text).not.toContain(created.body.secret);
       const events = await world.owner.http.get(`/v1/envs/${world.environment.id}/events?limit=500`);
-      const own = events.body.values.find((event: { type: string; state: { id: string } }) => event.type === "webhook-created" && event.state.id === created.body.webhook.id);
+      const own = events.body.values.find(
+        (event: { type: string; state: { id: string } }) => event.type === "webhook-created" && event.state.id === created.body.webhook.id,
+      );
       expect(own).toBeDefined();
       expect(JSON.stringify(own)).not.toContain("whsec_");
       expect(own.state).not.toHaveProperty("secret");

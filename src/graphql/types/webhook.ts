@@ -44,7 +44,8 @@ const DELIVERY_PAGES = new PagedList<WebhookDelivery>("WebhookDelivery", [{ id: 
 /** Attempts shown per delivery: every retry until a webhook is disabled, and then some redeliveries. */
 const ATTEMPTS_SHOWN = 100;
 
-const WebhookAttemptType = builder.prismaObject("WebhookAttempt", {
+// Reached through WebhookDelivery.attempts, by its model name.
+builder.prismaObject("WebhookAttempt", {
   description: "One HTTP request of a delivery.",
   fields: (t) => ({
     attemptedAt: t.expose("attemptedAt", { type: "DateTime", description: "When the request was sent." }),
@@ -118,7 +119,11 @@ const WebhookType = builder.prismaNode("Webhook", {
       select: { nextAttemptAt: true, consecutiveFailures: true, state: true },
       resolve: (webhook) => (webhook.state === "active" && webhook.consecutiveFailures > 0 ? webhook.nextAttemptAt : null),
     }),
-    environmentId: t.expose("environmentId", { type: "UUID", nullable: true, description: "The environment whose events it receives; null for an account's webhook." }),
+    environmentId: t.expose("environmentId", {
+      type: "UUID",
+      nullable: true,
+      description: "The environment whose events it receives; null for an account's webhook.",
+    }),
     accountId: t.expose("accountId", { type: "UUID", description: "The account whose events (or whose environment's) it receives; its plan limits webhooks." }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was created." }),
     createdById: t.expose("createdById", { type: "UUID", description: "Who created it." }),

@@ -293,7 +293,11 @@ export const WebhookWithSecret = named(
   "WebhookWithSecret",
 );
 
-export const WebhookList = named(z.strictObject({ values: z.array(Webhook), nextCursor: nextCursorSchema() }), "WebhookList", "A page of webhooks, oldest first.");
+export const WebhookList = named(
+  z.strictObject({ values: z.array(Webhook), nextCursor: nextCursorSchema() }),
+  "WebhookList",
+  "A page of webhooks, oldest first.",
+);
 
 const WebhookAttempt = named(
   z.strictObject({
@@ -333,7 +337,7 @@ export const WebhookCreation = named(
     url: z
       .string()
       .max(2048)
-      .regex(/^https:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*(:[0-9]{1,4})?(\/[A-Za-z0-9._~\/-]*)?$/)
+      .regex(/^https:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*(:[0-9]{1,4})?(\/[A-Za-z0-9._~/-]*)?$/)
       .describe(
         "An https URL of a public host: not an IP literal of a private, loopback, link-local or metadata address, nor localhost. " +
           "Hosts the operator lists in TOOLGATE_WEBHOOK_ALLOWED_HOSTS may also be http and internal (docs/webhooks.md).",

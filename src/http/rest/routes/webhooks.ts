@@ -219,7 +219,12 @@ export const WEBHOOK_ROUTES: RestRoute[] = [
     name: "delete webhook",
     method: "DELETE",
     path: "/v1/webhooks/:webhookId",
-    contract: { tag: "Webhooks", summary: "Delete a webhook", description: "Deletes it and its delivery log; nothing more is sent to it.", success: { status: 204 } },
+    contract: {
+      tag: "Webhooks",
+      summary: "Delete a webhook",
+      description: "Deletes it and its delivery log; nothing more is sent to it.",
+      success: { status: 204 },
+    },
     document: graphql(`
       mutation DeleteWebhook($webhookId: UUID!) {
         deleteWebhook(id: $webhookId)
