@@ -33,7 +33,7 @@ export interface WebhookWithSecret {
   secret: string;
 }
 
-const webhookNotFound = (id: string) => new DomainError("WEBHOOK_NOT_FOUND", `webhook ${id} not found`);
+export const webhookNotFound = (id: string) => new DomainError("WEBHOOK_NOT_FOUND", `webhook ${id} not found`);
 const webhookDeliveryNotFound = (id: string) => new DomainError("WEBHOOK_DELIVERY_NOT_FOUND", `webhook delivery ${id} not found`);
 
 /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
@@ -130,7 +130,7 @@ async function managedWebhook(db: Db, actor: Actor, webhookId: string): Promise<
   return webhook;
 }
 
-/** A webhook the actor may see, loaded by `load`; else WEBHOOK_NOT_FOUND. */
+/** A webhook the actor may manage; else WEBHOOK_NOT_FOUND (a viewer of its environment: AUTH_FORBIDDEN). */
 export async function findWebhook(db: Db, actor: Actor, webhookId: string): Promise<Webhook> {
   return managedWebhook(db, actor, webhookId);
 }

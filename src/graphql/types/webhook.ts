@@ -10,6 +10,7 @@ import {
   findWebhook,
   redeliverWebhookDelivery,
   rotateWebhookSecret,
+  webhookNotFound,
   webhooksWhere,
   type WebhookScope,
   type WebhookWithSecret,
@@ -217,7 +218,10 @@ builder.queryField("webhook", (t) =>
     resolve: async (query, _root, args, ctx) => {
       ctx.answer.unversioned = true;
       await findWebhook(ctx.db, ctx.actor(), args.id);
-      return ctx.db.webhook.findUniqueOrThrow({ ...query, where: { id: args.id } });
+      // Deleted meanwhile: not found, as it would be now.
+      const webhook = await ctx.db.webhook.findUnique({ ...query, where: { id: args.id } });
+      if (!webhook) throw webhookNotFound(args.id);
+      return webhook;
     },
   }),
 );
