@@ -33,8 +33,8 @@ export const SystemAvailability = enumOfSpecWords("SystemAvailability", "How a r
   ambient: "Available everywhere without a grant.",
 });
 export const AccountPlan = enumOfSpecWords("AccountPlan", "Plan of an account; sets its limits (see docs/semantics.md).", {
-  free: "20 active grants per environment, 50 published releases, 3 environments, 256 KiB definitions.",
-  team: "500 active grants per environment, 5,000 published releases, 50 environments, 1 MiB definitions.",
+  free: "20 active grants per environment, 50 published releases, 3 environments, 5 webhooks, 256 KiB definitions.",
+  team: "500 active grants per environment, 5,000 published releases, 50 environments, 50 webhooks, 1 MiB definitions.",
   unlimited: "No count limits; 4 MiB definitions.",
 });
 export const EnvironmentRole = enumOfSpecWords("EnvironmentRole", "Role of an account an environment is shared with.", {

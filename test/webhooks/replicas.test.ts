@@ -1,10 +1,11 @@
-// Webhooks sent by several replicas of the shipped build on one PostgreSQL database: a delivery is
+// Webhooks sent by several replicas of the shipped build on one database (PostgreSQL, or one SQLite
+// file shared by processes on one machine): a delivery is
 // in flight from one replica at a time, and one killed mid-request leaves it to another, which sends
 // it again with the same webhook-id.
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { serveToolgate, type ServingToolgate } from "../helpers/child-process.js";
-import { POSTGRES_URL, startTestService, type TestService } from "../helpers/service.js";
+import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type World } from "../helpers/world.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 
@@ -15,7 +16,7 @@ const REPLICA_SETTINGS = {
   TOOLGATE_WEBHOOK_POLL_MS: "100",
 };
 
-(POSTGRES_URL ? describe : describe.skip)("webhooks across replicas [postgresql]", () => {
+describeEachDatabase("webhooks across replicas", (provider) => {
   let service: TestService;
   let world: World;
   const replicas: ServingToolgate[] = [];
@@ -29,7 +30,7 @@ const REPLICA_SETTINGS = {
 
   beforeAll(async () => {
     // This process sets the registry up and serves requests, but sends no webhooks: the replicas do.
-    service = await startTestService("postgresql", {
+    service = await startTestService(provider, {
       webhooks: { allowedHosts: ["127.0.0.1"], timeoutMs: 2_000, firstRetryMs: 200, maxFailures: 15, pollMs: 100, concurrency: 0 },
     });
     world = await createWorld(service);
