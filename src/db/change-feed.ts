@@ -27,7 +27,7 @@ export interface ChangeNotice {
 export type FeedSignal = ChangeNotice | "resync" | "closed";
 
 export interface ChangeFeed {
-  /** One listener per database in a process: the live events' router (src/graphql/live-events/live-events.ts). */
+  /** Listeners: the live events' router (src/graphql/live-events/live-events.ts) and the webhook sender (src/webhooks/delivery-worker.ts). */
   subscribe(listener: (signal: FeedSignal) => void): () => void;
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 // replica at a time sends its events, in order), one delivery per (webhook, event) whose id every
 // attempt carries as `webhook-id`, and the attempts, which are the delivery log. The sending itself
 // is src/webhooks/delivery-worker.ts.
-import type { Database, Db } from "../db/client.js";
+import { providerOfClient, type Database, type Db } from "../db/client.js";
 import type { ChangeEvent, Webhook, WebhookDelivery } from "../db/generated/sqlite/client.js";
 import { recorded } from "./events.js";
 import { streamOf } from "./webhooks.js";
@@ -26,33 +26,53 @@ export interface RetryPolicy {
 /** The most webhooks one look for work returns. */
 const WORK_BATCH = 1000;
 
+/** Where new events were committed: the environments and accounts whose streams they are in. */
+export interface ChangedStreams {
+  environmentIds: ReadonlySet<string>;
+  accountIds: ReadonlySet<string>;
+}
+
 /**
  * Which active webhooks have events after their cursor: one statement, an index probe of the event
- * table per active webhook (its stream's events after its cursor). Read below Prisma's query builder
- * because the stream is a choice between two columns.
+ * table per active webhook (its stream's events after its cursor), or only of the webhooks of
+ * `changed` streams. Read below Prisma's query builder because the stream is a choice between two columns.
  */
-const WEBHOOKS_WITH_EVENTS = `SELECT w."id", w."nextAttemptAt", w."leaseUntil" FROM "Webhook" w
-  WHERE w."state" = 'active' AND (
+function webhooksWithEventsQuery(db: Db, changed: ChangedStreams | undefined): { sql: string; args: string[] } {
+  const postgres = providerOfClient(db) === "postgresql";
+  const args: string[] = [];
+  const list = (ids: ReadonlySet<string>) =>
+    [...ids].map((id) => (args.push(id), postgres ? `$${args.length}::text` : "?")).join(", ") || "NULL";
+  const scope = changed
+    ? `AND (w."environmentId" IN (${list(changed.environmentIds)}) OR (w."environmentId" IS NULL AND w."accountId" IN (${list(changed.accountIds)})))`
+    : "";
+  const sql = `SELECT w."id", w."nextAttemptAt", w."leaseUntil" FROM "Webhook" w
+  WHERE w."state" = 'active' ${scope} AND (
     (w."environmentId" IS NOT NULL AND EXISTS (SELECT 1 FROM "ChangeEvent" e WHERE e."environmentId" = w."environmentId" AND e."id" > COALESCE(w."cursor", '')))
     OR (w."environmentId" IS NULL AND EXISTS (SELECT 1 FROM "ChangeEvent" e WHERE e."accountId" = w."accountId" AND e."id" > COALESCE(w."cursor", ''))))
   LIMIT ${WORK_BATCH}`;
+  return { sql, args };
+}
 
 /** A timestamp as a raw query answers it: a Date on PostgreSQL, ISO text on SQLite. */
 const timeOf = (value: unknown): number => (value === null || value === undefined ? 0 : new Date(value as string | Date).getTime());
 
 /**
  * Webhooks with something to send and no replica sending for them: active ones past their backoff
- * with events after their cursor, longest waiting first, and any with a redelivery asked for.
+ * with events after their cursor, longest waiting first, and any with a redelivery asked for. With
+ * `changed`, only the webhooks of those streams are looked at (a change notice), and no redeliveries.
  */
-export async function webhooksWithWork(db: Db, now: Date): Promise<string[]> {
+export async function webhooksWithWork(db: Db, now: Date, changed?: ChangedStreams): Promise<string[]> {
+  const { sql, args } = webhooksWithEventsQuery(db, changed);
   const [withEvents, redeliveries] = await Promise.all([
-    db.$queryRawUnsafe<{ id: string; nextAttemptAt: unknown; leaseUntil: unknown }[]>(WEBHOOKS_WITH_EVENTS),
-    db.webhookDelivery.findMany({
-      where: { redeliverRequestedAt: { not: null }, webhook: { OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] } },
-      distinct: ["webhookId"],
-      take: WORK_BATCH,
-      select: { webhookId: true },
-    }),
+    db.$queryRawUnsafe<{ id: string; nextAttemptAt: unknown; leaseUntil: unknown }[]>(sql, ...args),
+    changed
+      ? []
+      : db.webhookDelivery.findMany({
+          where: { redeliverRequestedAt: { not: null }, webhook: { OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] } },
+          distinct: ["webhookId"],
+          take: WORK_BATCH,
+          select: { webhookId: true },
+        }),
   ]);
   const due = withEvents
     .filter((webhook) => timeOf(webhook.nextAttemptAt) <= now.getTime() && timeOf(webhook.leaseUntil) < now.getTime())

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
-import type { ChangeFeed } from "../db/change-feed.js";
+import type { ChangeFeed, FeedSignal } from "../db/change-feed.js";
 import type { ChangeEvent, Webhook } from "../db/generated/sqlite/client.js";
 import {
   claimWebhook,
@@ -60,40 +60,51 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
   const holder = randomUUID();
   const serving = new Map<string, Promise<void>>();
   let looking = false;
-  let lookAgain = false;
   let stopped = false;
+  // What the next look covers: every webhook (a poll, a finished turn), or the streams of the change
+  // notices that arrived since the last look.
+  let everything = true;
+  let changed: { environmentIds: Set<string>; accountIds: Set<string> } | undefined;
 
-  const wake = () => {
-    if (stopped) return;
-    if (looking) {
-      lookAgain = true;
-      return;
-    }
+  const startLook = () => {
+    if (stopped || looking) return;
     looking = true;
     void lookForWork().finally(() => {
       looking = false;
+      if (everything || changed) startLook();
     });
+  };
+  const wake = () => {
+    everything = true;
+    startLook();
+  };
+  const noticed = (signal: FeedSignal) => {
+    if (typeof signal === "string") return signal === "resync" ? wake() : undefined;
+    changed ??= { environmentIds: new Set(), accountIds: new Set() };
+    if (signal.environmentId) changed.environmentIds.add(signal.environmentId);
+    changed.accountIds.add(signal.accountId);
+    startLook();
   };
 
   async function lookForWork(): Promise<void> {
-    do {
-      lookAgain = false;
-      try {
-        for (const webhookId of await webhooksWithWork(db, new Date())) {
-          if (stopped || serving.size >= settings.concurrency) break;
-          if (serving.has(webhookId)) continue;
-          serving.set(
-            webhookId,
-            serve(webhookId).finally(() => {
-              serving.delete(webhookId);
-              wake();
-            }),
-          );
-        }
-      } catch (error) {
-        logger.warn({ err: error }, "looking for webhooks to send failed; trying again at the next poll");
+    const scope = everything ? undefined : changed;
+    everything = false;
+    changed = undefined;
+    try {
+      for (const webhookId of await webhooksWithWork(db, new Date(), scope)) {
+        if (stopped || serving.size >= settings.concurrency) break;
+        if (serving.has(webhookId)) continue;
+        serving.set(
+          webhookId,
+          serve(webhookId).finally(() => {
+            serving.delete(webhookId);
+            wake();
+          }),
+        );
       }
-    } while (lookAgain && !stopped);
+    } catch (error) {
+      logger.warn({ err: error }, "looking for webhooks to send failed; trying again at the next poll");
+    }
   }
 
   async function serve(webhookId: string): Promise<void> {
@@ -167,7 +178,7 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
     }
   }
 
-  const unsubscribe = feed.subscribe(() => wake());
+  const unsubscribe = feed.subscribe(noticed);
   const poll = setInterval(wake, settings.pollMs).unref();
   wake();
 
