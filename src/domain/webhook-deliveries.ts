@@ -40,8 +40,7 @@ export interface ChangedStreams {
 function webhooksWithEventsQuery(db: Db, changed: ChangedStreams | undefined): { sql: string; args: string[] } {
   const postgres = providerOfClient(db) === "postgresql";
   const args: string[] = [];
-  const list = (ids: ReadonlySet<string>) =>
-    [...ids].map((id) => (args.push(id), postgres ? `$${args.length}::text` : "?")).join(", ") || "NULL";
+  const list = (ids: ReadonlySet<string>) => [...ids].map((id) => (args.push(id), postgres ? `$${args.length}::text` : "?")).join(", ") || "NULL";
   const scope = changed
     ? `AND (w."environmentId" IN (${list(changed.environmentIds)}) OR (w."environmentId" IS NULL AND w."accountId" IN (${list(changed.accountIds)})))`
     : "";
