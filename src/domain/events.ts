@@ -104,12 +104,23 @@ function stateOf(subject: EventSubject): Record<string, unknown> {
   if ("environment" in subject) return { ...subject.environment };
   if ("account" in subject) return { ...subject.account };
   if ("webhook" in subject) {
-    // Never the secret; the delivery bookkeeping is not the webhook's state.
-    const { secret: _secret, cursor: _cursor, leaseHolder: _holder, leaseUntil: _until, nextAttemptAt: _next, ...webhook } = subject.webhook;
-    return webhook;
+    // Never the secret; the delivery bookkeeping is not the webhook's state. The URL's path and query
+    // often carry a credential of their own (chat services' incoming-webhook URLs), and an
+    // environment's events are read by its viewers too: its origin only.
+    const { secret: _secret, cursor: _cursor, leaseHolder: _holder, leaseUntil: _until, nextAttemptAt: _next, url, ...webhook } = subject.webhook;
+    return { ...webhook, url: urlOrigin(url) };
   }
   const { secretHash: _secretHash, ...token } = subject.token;
   return token;
+}
+
+/** `https://host:port/…`: where a URL points, without what its path and query may hold. */
+export function urlOrigin(url: string): string {
+  try {
+    return `${new URL(url).origin}/…`;
+  } catch {
+    return "…";
+  }
 }
 
 export interface EventPage {

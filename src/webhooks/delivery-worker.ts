@@ -24,6 +24,7 @@ import {
   type AttemptResult,
   type RetryPolicy,
 } from "../domain/webhook-deliveries.js";
+import { urlOrigin } from "../domain/events.js";
 import { eventTypesOf } from "../domain/webhooks.js";
 import { eventBody, signedHeaders } from "./message.js";
 import type { WebhookSender } from "./sender.js";
@@ -127,7 +128,7 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
     const attemptedAt = new Date();
     const result = await settings.sender.send(webhook.url, signedHeaders(webhook.secret, messageId, attemptedAt, body), body);
     settings.onAttempt?.(result.ok ? "delivered" : "failed", result.ok ? (Date.now() - event.occurredAt.getTime()) / 1000 : undefined);
-    const fields = { webhookId: webhook.id, deliveryId: messageId, url: webhook.url, statusCode: result.statusCode, error: result.error };
+    const fields = { webhookId: webhook.id, deliveryId: messageId, url: urlOrigin(webhook.url), statusCode: result.statusCode, error: result.error };
     // A refused address is someone pointing the server at a place it must not reach: the operator hears of it.
     if (result.error?.startsWith("refused:")) logger.warn(fields, "webhook request refused: its address is not allowed");
     else logger.debug(fields, "webhook attempt");
