@@ -127,13 +127,21 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
     const body = eventBody(event);
     const attemptedAt = new Date();
     const result = await settings.sender.send(webhook.url, signedHeaders(webhook.secret, messageId, attemptedAt, body), body);
-    settings.onAttempt?.(result.ok ? "delivered" : "failed", result.ok ? (Date.now() - event.occurredAt.getTime()) / 1000 : undefined);
+    if (!abortedByStop(result))
+      settings.onAttempt?.(result.ok ? "delivered" : "failed", result.ok ? (Date.now() - event.occurredAt.getTime()) / 1000 : undefined);
     const fields = { webhookId: webhook.id, deliveryId: messageId, url: urlOrigin(webhook.url), statusCode: result.statusCode, error: result.error };
     // A refused address is someone pointing the server at a place it must not reach: the operator hears of it.
     if (result.error?.startsWith("refused:")) logger.warn(fields, "webhook request refused: its address is not allowed");
     else logger.debug(fields, "webhook attempt");
     return { result, attemptedAt };
   }
+
+  /**
+   * A request that failed while this replica stops (stopping cuts the requests under way) is not
+   * recorded: like a replica that died, it leaves the delivery, unchanged, to the next sender, which
+   * sends it with the same `webhook-id`. Its receiver is not charged a failure for our shutdown.
+   */
+  const abortedByStop = (result: AttemptResult) => stopped && !result.ok;
 
   async function sendRedeliveries(webhook: Webhook): Promise<void> {
     for (const delivery of await requestedRedeliveries(db, webhook.id)) {
@@ -145,6 +153,7 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
             result: { ok: false, statusCode: null, latencyMs: 0, error: "not sent: the event is past its retention", responseBody: "" },
             attemptedAt: new Date(),
           };
+      if (abortedByStop(outcome.result)) return;
       await recordRedelivery(db, delivery, outcome.result, outcome.attemptedAt);
     }
   }
@@ -166,6 +175,7 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
         if (stopped || !(await extendLease(db, webhook.id, holder, settings.leaseMs))) return;
         const delivery = await deliveryOf(db, webhook.id, event.id);
         const { result, attemptedAt } = await attempt(webhook, delivery.id, event);
+        if (abortedByStop(result)) return;
         const after = await recordAttempt(db, { webhook, holder, delivery, attempt: result, attemptedAt, retry: settings.retry });
         if (after !== "next") return;
         webhook = { ...webhook, cursor: event.id, consecutiveFailures: 0 };
@@ -189,8 +199,10 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
       stopped = true;
       clearInterval(poll);
       unsubscribe();
-      await Promise.allSettled([...serving.values()]);
+      // Cuts the requests under way rather than waiting up to a timeout for them; each turn then
+      // releases its webhook's lease, so another replica takes over at once.
       settings.sender.close();
+      await Promise.allSettled([...serving.values()]);
     },
   };
 }

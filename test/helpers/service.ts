@@ -19,14 +19,18 @@ export async function startTestService(provider: DatabaseProvider, configOverrid
   const adminToken = `tg_test_admin_${Math.random().toString(36).slice(2)}_${"x".repeat(24)}`;
   const config = loadConfig({}, { databaseUrl: scratch.url, port: 0, host: "127.0.0.1", logLevel: "silent", adminToken, ...configOverrides });
   const service = await startService(config, hooks);
+  // A test may stop the service itself (to start another on its database) before dropping it.
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= service.stop());
   return {
     ...service,
+    stop,
     provider,
     databaseUrl: scratch.url,
     // The generated one when a test overrides adminToken with undefined.
     adminToken: service.adminToken ?? adminToken,
     stopAndDrop: async () => {
-      await service.stop();
+      await stop();
       await scratch.drop();
     },
   };

@@ -5,7 +5,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { LookupFunction } from "node:net";
 import { Webhook as Verifier } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Config } from "../../src/config.js";
+import { loadConfig, type Config } from "../../src/config.js";
+import { startService, type Service } from "../../src/service.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
 import { pruneExpiredEvents } from "../../src/domain/event-retention.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
@@ -346,5 +347,52 @@ describeEachDatabase("webhook delivery", (provider: DatabaseProvider) => {
     expect(text).toMatch(/toolgate_webhook_deliveries_total\{outcome="delivered"\} [1-9]/);
     expect(text).toMatch(/toolgate_webhook_deliveries_total\{outcome="failed"\} [1-9]/);
     expect(text).toMatch(/toolgate_webhook_delivery_lag_seconds_count [1-9]/);
+  });
+});
+
+describeEachDatabase("webhook delivery when a replica stops", (provider: DatabaseProvider) => {
+  it("cuts the request under way without recording it, and the next replica sends the delivery with the same webhook-id", async () => {
+    // A request timeout far beyond the test's own: stopping must not wait for it, nor for the lease
+    // it would otherwise hold (2 × the timeout), before the next replica sends.
+    const patient = { ...FAST, timeoutMs: 600_000 };
+    const first = await startTestService(provider, { webhooks: patient });
+    let next: Service | undefined;
+    let firstClosed = false;
+    const hook = await startReceiver((_request, index) =>
+      index === 0
+        ? (response) => {
+            response.on("close", () => (firstClosed = true));
+          }
+        : { status: 200 },
+    );
+    try {
+      const world = await createWorld(first);
+      const owner = await world.member();
+      const environment = await world.environmentOf(owner);
+      const created = await owner.http.post(`/v1/envs/${environment.id}/webhooks`, { url: hook.url });
+      expect(created.status).toBe(201);
+      await hook.waitFor(1);
+      await first.stop();
+      expect(firstClosed).toBe(true);
+      const webhookId = created.body.webhook.id as string;
+      const unrecorded = await first.db.webhookDelivery.findMany({ where: { webhookId }, include: { attempts: true } });
+      expect(unrecorded.flatMap((delivery) => delivery.attempts)).toEqual([]);
+
+      next = await startService(loadConfig({}, { databaseUrl: first.databaseUrl, port: 0, host: "127.0.0.1", logLevel: "silent", webhooks: patient }));
+      const [sent, again] = await hook.waitFor(2);
+      expect(again!.headers["webhook-id"]).toBe(sent!.headers["webhook-id"]);
+      const deadline = Date.now() + 15_000;
+      let delivery = await next.db.webhookDelivery.findFirst({ where: { webhookId }, include: { attempts: true } });
+      while (delivery?.status !== "delivered" && Date.now() < deadline) {
+        await sleep(50);
+        delivery = await next.db.webhookDelivery.findFirst({ where: { webhookId }, include: { attempts: true } });
+      }
+      expect(delivery).toMatchObject({ id: sent!.headers["webhook-id"], status: "delivered" });
+      expect(delivery!.attempts.map((attempt) => attempt.outcome)).toEqual(["delivered"]);
+    } finally {
+      await next?.stop();
+      await hook.close();
+      await first.stopAndDrop();
+    }
   });
 });
