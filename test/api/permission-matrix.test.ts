@@ -2,6 +2,9 @@
 import { beforeAll, afterAll, expect, it } from "vitest";
 import { createGrant, deleteGrant } from "../../src/domain/grants.js";
 import { depublishRelease } from "../../src/domain/releases.js";
+import { deliveryOf } from "../../src/domain/webhook-deliveries.js";
+import { createWebhook, deleteWebhook } from "../../src/domain/webhooks.js";
+import { webhookUrlPolicy } from "../../src/webhooks/url-policy.js";
 import type { HttpResult } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type World } from "../helpers/world.js";
@@ -24,6 +27,22 @@ const releaseOwnerOnly = { ...unauthenticated, stranger: 404, viewer: 404, deplo
 
 let counter = 0;
 const nextName = () => `matrix-tool-${++counter}`;
+
+const webhookWriter = (success: number) => ({ ...unauthenticated, stranger: 404, viewer: 403, deployer: success, owner: success, admin: success });
+const accountOwnerOnly = (success: number) => ({ ...unauthenticated, stranger: 404, viewer: 404, deployer: 404, owner: success, admin: success });
+
+/** A new webhook of the environment, after deleting the owner's earlier ones (the plan limits how many it holds). */
+async function freshWebhook(world: World) {
+  const db = world.service.db;
+  for (const earlier of await db.webhook.findMany({ where: { accountId: world.owner.account.id }, select: { id: true } })) {
+    await deleteWebhook(db, world.owner.account, earlier.id);
+  }
+  const { webhook } = await createWebhook(db, world.owner.account, webhookUrlPolicy([]), {
+    scope: { environmentId: world.environment.id },
+    url: "https://hooks.example.com/matrix",
+  });
+  return webhook;
+}
 
 async function activeGrant(world: World) {
   const release = await world.publish(world.owner, nextName(), "1.0.0");
@@ -103,6 +122,67 @@ const OPERATIONS: Operation[] = [
       return { method: "POST", path: `/v1/tool-releases/${release.id}/restore` };
     },
     expected: releaseOwnerOnly,
+  },
+  {
+    name: "POST /v1/envs/{environment_id}/webhooks",
+    prepare: async (world) => {
+      await freshWebhook(world);
+      return { method: "POST", path: `/v1/envs/${world.environment.id}/webhooks`, body: { url: "https://hooks.example.com/created" } };
+    },
+    expected: webhookWriter(201),
+  },
+  {
+    name: "GET /v1/envs/{environment_id}/webhooks",
+    prepare: async (world) => ({ method: "GET", path: `/v1/envs/${world.environment.id}/webhooks` }),
+    expected: webhookWriter(200),
+  },
+  {
+    name: "POST /v1/accounts/{account_id}/webhooks",
+    prepare: async (world) => {
+      await freshWebhook(world);
+      return { method: "POST", path: `/v1/accounts/${world.owner.account.id}/webhooks`, body: { url: "https://hooks.example.com/created" } };
+    },
+    expected: accountOwnerOnly(201),
+  },
+  {
+    name: "GET /v1/accounts/{account_id}/webhooks",
+    prepare: async (world) => ({ method: "GET", path: `/v1/accounts/${world.owner.account.id}/webhooks` }),
+    expected: accountOwnerOnly(200),
+  },
+  {
+    name: "GET /v1/webhooks/{webhook_id}",
+    prepare: async (world) => ({ method: "GET", path: `/v1/webhooks/${(await freshWebhook(world)).id}` }),
+    expected: webhookWriter(200),
+  },
+  {
+    name: "DELETE /v1/webhooks/{webhook_id}",
+    prepare: async (world) => ({ method: "DELETE", path: `/v1/webhooks/${(await freshWebhook(world)).id}` }),
+    expected: webhookWriter(204),
+  },
+  {
+    name: "POST /v1/webhooks/{webhook_id}/rotate-secret",
+    prepare: async (world) => ({ method: "POST", path: `/v1/webhooks/${(await freshWebhook(world)).id}/rotate-secret` }),
+    expected: webhookWriter(200),
+  },
+  {
+    name: "POST /v1/webhooks/{webhook_id}/enable",
+    prepare: async (world) => ({ method: "POST", path: `/v1/webhooks/${(await freshWebhook(world)).id}/enable` }),
+    expected: webhookWriter(200),
+  },
+  {
+    name: "GET /v1/webhooks/{webhook_id}/deliveries",
+    prepare: async (world) => ({ method: "GET", path: `/v1/webhooks/${(await freshWebhook(world)).id}/deliveries` }),
+    expected: webhookWriter(200),
+  },
+  {
+    name: "POST /v1/webhook-deliveries/{delivery_id}/redeliver",
+    prepare: async (world) => {
+      const webhook = await freshWebhook(world);
+      const event = await world.service.db.changeEvent.findFirstOrThrow({ where: { environmentId: world.environment.id }, orderBy: { id: "desc" } });
+      const delivery = await deliveryOf(world.service.db, webhook.id, event.id);
+      return { method: "POST", path: `/v1/webhook-deliveries/${delivery.id}/redeliver` };
+    },
+    expected: { ...unauthenticated, stranger: 404, viewer: 403, deployer: 202, owner: 202, admin: 202 },
   },
 ];
 
