@@ -2,6 +2,7 @@
 // limit under concurrent creations, the secret shown once, and their own change events.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
+import { globalId } from "../graphql/support.js";
 import { client } from "../helpers/http.js";
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type World } from "../helpers/world.js";
@@ -210,6 +211,15 @@ describeEachDatabase("webhooks", (provider: DatabaseProvider) => {
       const secretField = await world.owner.http.graphql(`query ($id: UUID!) { webhook(id: $id) { secret } }`, { id: webhook.uuid });
       expect(secretField.status).toBe(400);
       expect(secretField.body.errors![0].message).toMatch(/Cannot query field "secret"/);
+    });
+
+    it("resolves a webhook's global id for those who may manage it, and null for a viewer", async () => {
+      const { webhook } = (await world.owner.http.post(environmentPath(), { url: URL })).body;
+      const id = globalId("Webhook", webhook.id);
+      const query = `query ($id: ID!) { node(id: $id) { ... on Webhook { uuid } } }`;
+      expect((await world.deployer.http.graphql(query, { id })).body.data).toEqual({ node: { uuid: webhook.id } });
+      expect((await world.viewer.http.graphql(query, { id })).body.data).toEqual({ node: null });
+      expect((await world.stranger.http.graphql(query, { id })).body.data).toEqual({ node: null });
     });
 
     it("refuses an input naming both an environment and an account, or neither", async () => {
