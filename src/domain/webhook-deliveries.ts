@@ -122,6 +122,9 @@ export async function deliveryOf(db: Db, webhookId: string, eventId: string): Pr
   return db.webhookDelivery.upsert({ where: { webhookId_eventId: { webhookId, eventId } }, create: { webhookId, eventId }, update: {} });
 }
 
+/** A receiver's text as a text column can hold it: PostgreSQL's cannot hold U+0000. */
+const storable = (text: string) => text.replaceAll("\u0000", "\uFFFD");
+
 /** Keeps an attempt in the log and the delivery's outcome. */
 async function logAttempt(tx: Db, delivery: WebhookDelivery, attempt: AttemptResult, attemptedAt: Date, redelivery: boolean): Promise<void> {
   const outcome = attempt.ok ? "delivered" : "failed";
@@ -132,8 +135,8 @@ async function logAttempt(tx: Db, delivery: WebhookDelivery, attempt: AttemptRes
       outcome,
       statusCode: attempt.statusCode,
       latencyMs: attempt.latencyMs,
-      error: attempt.error,
-      responseBody: attempt.responseBody,
+      error: attempt.error === null ? null : storable(attempt.error),
+      responseBody: storable(attempt.responseBody),
       redelivery,
     },
   });

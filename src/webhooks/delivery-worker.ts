@@ -60,6 +60,8 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
   }
   const holder = randomUUID();
   const serving = new Map<string, Promise<void>>();
+  /** Webhooks whose last turn failed here (the database refused what it was to record), until when they are left alone. */
+  const restingUntil = new Map<string, number>();
   let looking = false;
   let stopped = false;
   // What the next look covers: every webhook (a poll, a finished turn), or the streams of the change
@@ -94,12 +96,15 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
     try {
       for (const webhookId of await webhooksWithWork(db, new Date(), scope)) {
         if (stopped || serving.size >= settings.concurrency) break;
-        if (serving.has(webhookId)) continue;
+        if (serving.has(webhookId) || (restingUntil.get(webhookId) ?? 0) > Date.now()) continue;
+        restingUntil.delete(webhookId);
         serving.set(
           webhookId,
-          serve(webhookId).finally(() => {
+          serve(webhookId).then((served) => {
             serving.delete(webhookId);
-            wake();
+            // A failed turn is not retried at once: its request would be sent again and again.
+            if (served) wake();
+            else restingUntil.set(webhookId, Date.now() + settings.retry.delayAfterFailure(1));
           }),
         );
       }
@@ -108,18 +113,21 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
     }
   }
 
-  async function serve(webhookId: string): Promise<void> {
+  /** One turn of a webhook: its redeliveries, then its events in order. False when it failed. */
+  async function serve(webhookId: string): Promise<boolean> {
     try {
       const webhook = await claimWebhook(db, webhookId, holder, settings.leaseMs);
-      if (!webhook) return;
+      if (!webhook) return true;
       try {
         await sendRedeliveries(webhook);
         if (webhook.state === "active" && webhook.nextAttemptAt.getTime() <= Date.now()) await sendInOrder(webhook);
       } finally {
         await releaseWebhook(db, webhookId, holder);
       }
+      return true;
     } catch (error) {
-      logger.warn({ err: error, webhookId }, "sending a webhook's events failed; it is tried again at the next poll");
+      logger.warn({ err: error, webhookId }, "sending a webhook's events failed; it is tried again after its first retry delay");
+      return false;
     }
   }
 

@@ -141,6 +141,16 @@ describeEachDatabase("webhook delivery", (provider: DatabaseProvider) => {
     expect(attempts[1]!.error).toBe("answered 500");
   });
 
+  it("logs an answer holding U+0000, which a PostgreSQL text column cannot store, and goes on", async () => {
+    const hook = await receiver((_request, index) => (index === 0 ? { status: 500, body: "nul\u0000here" } : { status: 200 }));
+    const { owner, webhook } = await hooked(hook.url);
+    const [delivery] = await eventually(
+      () => deliveriesOf(owner, webhook.id),
+      (deliveries) => deliveries[0]?.status === "delivered",
+    );
+    expect(delivery!.attempts.map((attempt) => attempt.responseBody)).toEqual(["", "nul\ufffdhere"]);
+  });
+
   it("keeps each webhook's order: events arrive in the order of the stream, each once", async () => {
     // Every third request fails once, so retries interleave with new events.
     const failedOnce = new Set<string>();
