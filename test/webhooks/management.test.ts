@@ -231,6 +231,20 @@ describeEachDatabase("webhooks", (provider: DatabaseProvider) => {
       }
     });
 
+    it("shows another account's webhooks as an empty connection when that account is reached through a release", async () => {
+      await world.owner.http.post(`/v1/accounts/${world.owner.account.id}/webhooks`, { url: URL });
+      const release = await world.publish(world.owner, `webhook-owner-${Date.now()}`, "1.0.0");
+      await world.owner.http.post(`/v1/envs/${world.environment.id}/tool-middlewares`, { release: { type: "ById", releaseId: release.id } });
+      const read = await world.viewer.http.graphql(
+        `query ($id: UUID!) { environment(id: $id) { activeGrants(first: 20) { release { owner { webhooks(first: 5) { edges { node { uuid } } } } } } } }`,
+        { id: world.environment.id },
+      );
+      expect(read.body.errors).toBeUndefined();
+      const owners = read.body.data.environment.activeGrants.map((grant: { release: { owner: { webhooks: { edges: unknown[] } } } }) => grant.release.owner);
+      expect(owners.length).toBeGreaterThan(0);
+      for (const owner of owners) expect(owner.webhooks.edges).toEqual([]);
+    });
+
     it("answers AUTH_FORBIDDEN to a viewer reading an environment's webhooks", async () => {
       const viewer = client(service.url, world.viewer.token);
       const read = await viewer.graphql(`query ($id: UUID!) { environment(id: $id) { webhooks { edges { node { uuid } } } } }`, { id: world.environment.id });

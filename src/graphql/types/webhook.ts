@@ -16,6 +16,7 @@ import {
   type WebhookWithSecret,
 } from "../../domain/webhooks.js";
 import { invalidRequest } from "../../domain/errors.js";
+import { canSeeAccount } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
 import { enumOfSpecWords } from "../enums.js";
 import { PagedList, type ConnectionArguments } from "../pagination.js";
@@ -163,6 +164,10 @@ const WebhookWithSecretType = builder.objectRef<WebhookWithSecret>("WebhookWithS
 
 async function webhookPage(scope: WebhookScope, args: ConnectionArguments, ctx: Context, info: GraphQLResolveInfo) {
   ctx.answer.unversioned = true;
+  // An account reached through another object (a release's owner): as its other lists, empty for others.
+  if ("accountId" in scope && !canSeeAccount(ctx.actor(), scope.accountId)) {
+    return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } };
+  }
   const where = await webhooksWhere(ctx.db, ctx.actor(), scope);
   return WEBHOOK_PAGES.resolveRoot(args, ctx, info, {
     nodeType: "Webhook",
@@ -186,7 +191,9 @@ builder.prismaObjectField(AccountType, "webhooks", (t) =>
   t.connection(
     {
       type: WebhookType,
-      description: "This account's own webhooks (not its environments'), oldest first. Only the account itself and administrators see them.",
+      description:
+        "This account's own webhooks (not its environments'), oldest first. Only the account itself and administrators see them; " +
+        "for anyone else (an owner reached through a release) the connection is empty.",
       resolve: (account, args, ctx, info) => webhookPage({ accountId: account.id }, args, ctx, info),
     },
     WebhookConnection,
