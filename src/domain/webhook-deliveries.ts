@@ -44,7 +44,7 @@ function webhooksWithEventsQuery(db: Db, changed: ChangedStreams | undefined): {
   const scope = changed
     ? `AND (w."environmentId" IN (${list(changed.environmentIds)}) OR (w."environmentId" IS NULL AND w."accountId" IN (${list(changed.accountIds)})))`
     : "";
-  const sql = `SELECT w."id", w."nextAttemptAt", w."leaseUntil" FROM "Webhook" w
+  const sql = `SELECT w."id", w."nextAttemptAt", w."leaseUntil", w."leaseHolder" FROM "Webhook" w
   WHERE w."state" = 'active' ${scope} AND (
     (w."environmentId" IS NOT NULL AND EXISTS (SELECT 1 FROM "ChangeEvent" e WHERE e."environmentId" = w."environmentId" AND e."id" > COALESCE(w."cursor", '')))
     OR (w."environmentId" IS NULL AND EXISTS (SELECT 1 FROM "ChangeEvent" e WHERE e."accountId" = w."accountId" AND e."id" > COALESCE(w."cursor", ''))))
@@ -56,38 +56,46 @@ function webhooksWithEventsQuery(db: Db, changed: ChangedStreams | undefined): {
 const timeOf = (value: unknown): number => (value === null || value === undefined ? 0 : new Date(value as string | Date).getTime());
 
 /**
- * Webhooks with something to send and no replica sending for them: active ones past their backoff
- * with events after their cursor, longest waiting first, and any with a redelivery asked for. With
- * `changed`, only the webhooks of those streams are looked at (a change notice), and no redeliveries.
+ * Webhooks with something to send and no other replica sending for them: active ones past their
+ * backoff with events after their cursor, longest waiting first, and any with a redelivery asked for.
+ * With `changed`, only the webhooks of those streams are looked at (a change notice), and no redeliveries.
+ * Leases `holder` itself still holds count as free: its caller is not serving those webhooks (a turn
+ * whose release failed while the database was away left them).
  */
-export async function webhooksWithWork(db: Db, now: Date, changed?: ChangedStreams): Promise<string[]> {
+export async function webhooksWithWork(db: Db, now: Date, holder: string, changed?: ChangedStreams): Promise<string[]> {
   const { sql, args } = webhooksWithEventsQuery(db, changed);
   const [withEvents, redeliveries] = await Promise.all([
-    db.$queryRawUnsafe<{ id: string; nextAttemptAt: unknown; leaseUntil: unknown }[]>(sql, ...args),
+    db.$queryRawUnsafe<{ id: string; nextAttemptAt: unknown; leaseUntil: unknown; leaseHolder: string | null }[]>(sql, ...args),
     changed
       ? []
       : db.webhookDelivery.findMany({
-          where: { redeliverRequestedAt: { not: null }, webhook: { OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] } },
+          where: { redeliverRequestedAt: { not: null }, webhook: leaseFreeFor(holder, now) },
           distinct: ["webhookId"],
           take: WORK_BATCH,
           select: { webhookId: true },
         }),
   ]);
   const due = withEvents
-    .filter((webhook) => timeOf(webhook.nextAttemptAt) <= now.getTime() && timeOf(webhook.leaseUntil) < now.getTime())
+    .filter((webhook) => timeOf(webhook.nextAttemptAt) <= now.getTime() && (timeOf(webhook.leaseUntil) < now.getTime() || webhook.leaseHolder === holder))
     .sort((a, b) => timeOf(a.nextAttemptAt) - timeOf(b.nextAttemptAt))
     .map((webhook) => webhook.id);
   return [...new Set([...redeliveries.map((delivery) => delivery.webhookId), ...due])];
 }
 
+/** No lease, one run out, or one `holder` left behind. */
+function leaseFreeFor(holder: string, now: Date) {
+  return { OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }, { leaseHolder: holder }] };
+}
+
 /**
- * Takes the webhook's lease for `leaseMs` unless another replica holds it: one conditional UPDATE,
- * so of two replicas racing for it exactly one gets it. Returns the webhook when taken.
+ * Takes the webhook's lease for `leaseMs` unless another replica holds it (one `holder` left behind
+ * is free to it: its caller serves the webhook no more): one conditional UPDATE, so of two replicas
+ * racing for it exactly one gets it. Returns the webhook when taken.
  */
 export async function claimWebhook(db: Db, webhookId: string, holder: string, leaseMs: number): Promise<Webhook | null> {
   const now = new Date();
   const { count } = await db.webhook.updateMany({
-    where: { id: webhookId, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+    where: { id: webhookId, ...leaseFreeFor(holder, now) },
     data: { leaseHolder: holder, leaseUntil: new Date(now.getTime() + leaseMs) },
   });
   return count === 1 ? db.webhook.findUnique({ where: { id: webhookId } }) : null;

@@ -94,7 +94,7 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
     everything = false;
     changed = undefined;
     try {
-      for (const webhookId of await webhooksWithWork(db, new Date(), scope)) {
+      for (const webhookId of await webhooksWithWork(db, new Date(), holder, scope)) {
         if (stopped || serving.size >= settings.concurrency) break;
         if (serving.has(webhookId) || (restingUntil.get(webhookId) ?? 0) > Date.now()) continue;
         restingUntil.delete(webhookId);
