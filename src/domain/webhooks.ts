@@ -113,7 +113,7 @@ export async function webhooksWhere(db: Db, actor: Actor, scope: WebhookScope): 
 }
 
 /** A webhook the actor may manage, or WEBHOOK_NOT_FOUND (a viewer of its environment: AUTH_FORBIDDEN). */
-async function managedWebhook(db: Db, actor: Actor, webhookId: string): Promise<Webhook> {
+export async function findWebhook(db: Db, actor: Actor, webhookId: string): Promise<Webhook> {
   const found = await db.webhook.findUnique({
     where: { id: webhookId },
     include: { environment: { select: { id: true, ownerAccountId: true, shares: { where: acceptedSharesOf(actor.id) } } } },
@@ -130,14 +130,9 @@ async function managedWebhook(db: Db, actor: Actor, webhookId: string): Promise<
   return webhook;
 }
 
-/** A webhook the actor may manage; else WEBHOOK_NOT_FOUND (a viewer of its environment: AUTH_FORBIDDEN). */
-export async function findWebhook(db: Db, actor: Actor, webhookId: string): Promise<Webhook> {
-  return managedWebhook(db, actor, webhookId);
-}
-
 /** A new signing secret; the old one stops signing at once. */
 export async function rotateWebhookSecret(db: Database, actor: Actor, webhookId: string): Promise<WebhookWithSecret> {
-  await managedWebhook(db, actor, webhookId);
+  await findWebhook(db, actor, webhookId);
   const secret = newSecret();
   const webhook = await writeTransaction(db, [], async (tx) => {
     const rotated = await tx.webhook.update({ where: { id: webhookId }, data: { secret } }).catch(notFoundAs(webhookId));
@@ -151,7 +146,7 @@ export async function rotateWebhookSecret(db: Database, actor: Actor, webhookId:
  * Enabling an active one changes nothing.
  */
 export async function enableWebhook(db: Database, actor: Actor, webhookId: string): Promise<Webhook> {
-  await managedWebhook(db, actor, webhookId);
+  await findWebhook(db, actor, webhookId);
   return writeTransaction(db, [], async (tx) => {
     const now = new Date();
     const { count } = await tx.webhook.updateMany({
@@ -166,7 +161,7 @@ export async function enableWebhook(db: Database, actor: Actor, webhookId: strin
 
 /** Deletes a webhook and its delivery log; nothing more is sent to it. */
 export async function deleteWebhook(db: Database, actor: Actor, webhookId: string): Promise<Webhook> {
-  await managedWebhook(db, actor, webhookId);
+  await findWebhook(db, actor, webhookId);
   return writeTransaction(db, [], async (tx) => {
     const deleted = await tx.webhook.delete({ where: { id: webhookId } }).catch(notFoundAs(webhookId));
     return recorded(tx, deleted, (row) => ({ type: "webhook-deleted", actor, subject: { webhook: row } }));
@@ -177,7 +172,7 @@ export async function deleteWebhook(db: Database, actor: Actor, webhookId: strin
 export async function redeliverWebhookDelivery(db: Database, actor: Actor, deliveryId: string): Promise<WebhookDelivery> {
   const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, select: { webhookId: true } });
   if (!delivery) throw webhookDeliveryNotFound(deliveryId);
-  await managedWebhook(db, actor, delivery.webhookId).catch((error: unknown) => {
+  await findWebhook(db, actor, delivery.webhookId).catch((error: unknown) => {
     throw error instanceof DomainError && error.code === "WEBHOOK_NOT_FOUND" ? webhookDeliveryNotFound(deliveryId) : error;
   });
   return db.webhookDelivery

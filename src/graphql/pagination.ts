@@ -28,6 +28,12 @@ export interface Connection<Node> {
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
+/** The answer of a connection its reader may not see into: no page, no cursors. */
+export const EMPTY_CONNECTION: Connection<never> = {
+  edges: [],
+  pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+};
+
 /** Where a connection's nodes sit in its selection: under `nodes` and under `edges.node`. */
 const NODE_PATHS = [[{ name: "nodes" }], [{ name: "edges" }, { name: "node" }]];
 

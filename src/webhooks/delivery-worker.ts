@@ -43,8 +43,6 @@ export interface WebhookWorkerSettings {
 }
 
 export interface WebhookWorker {
-  /** Looks for work now (a change was committed). */
-  wake(): void;
   /** Stops taking work and waits for the requests under way. */
   stop(): Promise<void>;
 }
@@ -56,7 +54,7 @@ const EVENTS_PER_TURN = 100;
 export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: WebhookWorkerSettings, logger: Logger): WebhookWorker {
   if (settings.concurrency === 0) {
     settings.sender.close();
-    return { wake: () => {}, stop: async () => {} };
+    return { stop: async () => {} };
   }
   const holder = randomUUID();
   const serving = new Map<string, Promise<void>>();
@@ -168,7 +166,8 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
 
   async function sendInOrder(claimed: Webhook): Promise<void> {
     let webhook = claimed;
-    const receives = (type: string) => eventTypesOf(webhook)?.includes(type as never) ?? true;
+    let types = eventTypesOf(webhook);
+    const receives = (type: string) => types?.includes(type as never) ?? true;
     for (let sent = 0; sent < EVENTS_PER_TURN && !stopped; ) {
       const events = await eventsAfterCursor(db, webhook, EVENT_BATCH);
       if (events.length === 0) return;
@@ -194,6 +193,7 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
       const current = await db.webhook.findUnique({ where: { id: webhook.id } });
       if (!current || current.state !== "active" || current.leaseHolder !== holder) return;
       webhook = current;
+      types = eventTypesOf(webhook);
     }
   }
 
@@ -202,7 +202,6 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
   wake();
 
   return {
-    wake,
     stop: async () => {
       stopped = true;
       clearInterval(poll);

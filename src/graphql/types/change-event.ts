@@ -8,7 +8,7 @@ import { canSeeAccount } from "../../domain/permissions/index.js";
 import type { Db } from "../../db/client.js";
 import { builder } from "../builder.js";
 import { enumOfSpecWords } from "../enums.js";
-import { PAGE_SIZE, type Connection, type ConnectionArguments } from "../pagination.js";
+import { EMPTY_CONNECTION, PAGE_SIZE, type Connection, type ConnectionArguments } from "../pagination.js";
 
 const EVENT_TYPE_DESCRIPTIONS: Record<ChangeEventTypeWord, string> = {
   "release-published": "A release was published by apply (environmentId: the applying environment).",
@@ -145,9 +145,7 @@ builder.prismaObjectField("Account", "events", (t) =>
           "Only the account itself and administrators see them; for anyone else the connection is empty",
       ),
       resolve: async (account, args, ctx) =>
-        canSeeAccount(ctx.actor(), account.id)
-          ? eventConnection(ctx.db, { accountId: account.id }, args)
-          : { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } },
+        canSeeAccount(ctx.actor(), account.id) ? eventConnection(ctx.db, { accountId: account.id }, args) : EMPTY_CONNECTION,
     },
     ChangeEventConnection,
   ),

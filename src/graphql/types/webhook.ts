@@ -19,7 +19,7 @@ import { invalidRequest } from "../../domain/errors.js";
 import { canSeeAccount } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
 import { enumOfSpecWords } from "../enums.js";
-import { PagedList, type ConnectionArguments } from "../pagination.js";
+import { EMPTY_CONNECTION, PagedList, type ConnectionArguments } from "../pagination.js";
 import type { Context } from "../context.js";
 import type { GraphQLResolveInfo } from "graphql";
 import { AccountType } from "./account.js";
@@ -166,7 +166,7 @@ async function webhookPage(scope: WebhookScope, args: ConnectionArguments, ctx: 
   ctx.answer.unversioned = true;
   // An account reached through another object (a release's owner): as its other lists, empty for others.
   if ("accountId" in scope && !canSeeAccount(ctx.actor(), scope.accountId)) {
-    return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } };
+    return EMPTY_CONNECTION;
   }
   const where = await webhooksWhere(ctx.db, ctx.actor(), scope);
   return WEBHOOK_PAGES.resolveRoot(args, ctx, info, {

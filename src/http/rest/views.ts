@@ -267,7 +267,7 @@ export const WEBHOOK_STATES = ["active", "disabled"] as const;
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 export const WEBHOOK_ATTEMPT_OUTCOMES = ["delivered", "failed"] as const;
 
-const Webhook = named(
+export const Webhook = named(
   z.strictObject({
     id: uuid(),
     url: z.string(),

@@ -11,6 +11,7 @@ import {
   WEBHOOK_ATTEMPT_OUTCOMES,
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_STATES,
+  Webhook,
   WebhookCreation,
   WebhookDelivery,
   WebhookDeliveryList,
@@ -203,7 +204,7 @@ export const WEBHOOK_ROUTES: RestRoute[] = [
     name: "get webhook",
     method: "GET",
     path: "/v1/webhooks/:webhookId",
-    contract: { tag: "Webhooks", summary: "Get a webhook", success: { status: 200, schema: WebhookWithSecret.shape.webhook } },
+    contract: { tag: "Webhooks", summary: "Get a webhook", success: { status: 200, schema: Webhook } },
     document: graphql(
       `
       query GetWebhook($webhookId: UUID!) {
@@ -265,7 +266,7 @@ export const WEBHOOK_ROUTES: RestRoute[] = [
       tag: "Webhooks",
       summary: "Enable a disabled webhook",
       description: "It retries the event it stopped at, then sends what followed. Enabling an active webhook changes nothing.",
-      success: { status: 200, schema: WebhookWithSecret.shape.webhook },
+      success: { status: 200, schema: Webhook },
     },
     document: graphql(
       `
