@@ -1,6 +1,6 @@
-// Write transactions on PostgreSQL run at READ COMMITTED (their advisory locks order them), set once
-// per connection rather than by a statement in every transaction: so they must stay READ COMMITTED
-// on a database whose own default is another level.
+// What toolgate sets on each PostgreSQL connection rather than by a statement per transaction or
+// query: write transactions run at READ COMMITTED (their advisory locks order them), so they must stay
+// READ COMMITTED on a database whose own default is another level; and the planner's random page cost.
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
@@ -26,6 +26,29 @@ describe.skipIf(!POSTGRES)("write transaction isolation [postgresql]", () => {
       await plain.end();
       const levels = await writeTransaction(db, [], (tx) => tx.$queryRawUnsafe<{ transaction_isolation: string }[]>("SHOW transaction_isolation"));
       expect(levels[0]!.transaction_isolation).toBe("read committed");
+    } finally {
+      await db.$disconnect();
+      await scratch.drop();
+    }
+  });
+
+  it("plans with a random page cost of 1.1 whatever the database's default", async () => {
+    const scratch = await createScratchDatabase("postgresql", POSTGRES);
+    const name = decodeURIComponent(new URL(scratch.url).pathname.slice(1));
+    const admin = new pg.Client({ connectionString: scratch.url });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE "${name}" SET random_page_cost = 4`);
+    await admin.end();
+    const db = await openDatabase(scratch.url);
+    try {
+      const plain = new pg.Client({ connectionString: scratch.url });
+      await plain.connect();
+      expect((await plain.query("SHOW random_page_cost")).rows[0].random_page_cost).toBe("4");
+      await plain.end();
+      const read = await db.$queryRawUnsafe<{ random_page_cost: string }[]>("SHOW random_page_cost");
+      expect(read[0]!.random_page_cost).toBe("1.1");
+      const written = await writeTransaction(db, [], (tx) => tx.$queryRawUnsafe<{ random_page_cost: string }[]>("SHOW random_page_cost"));
+      expect(written[0]!.random_page_cost).toBe("1.1");
     } finally {
       await db.$disconnect();
       await scratch.drop();
