@@ -37,8 +37,7 @@ export function definitionTextReader(access: AdapterAccess, postgres: PostgresPo
         types: RAW_BYTES as unknown as pg.CustomTypesConfig,
       } as pg.QueryArrayConfig;
       const { rows } = await postgres.pool.query<[Buffer, Buffer]>(query);
-      // The values are views of the connection's receive buffer: copied, once, into bytes of their own.
-      return new Map(rows.map(([id, definition]) => [id.toString("utf8"), Buffer.from(definition)]));
+      return new Map(rows.map(([id, definition]) => [id.toString("utf8"), ownBytes(definition)]));
     };
   }
   return async (releaseIds) => {
@@ -48,4 +47,13 @@ export function definitionTextReader(access: AdapterAccess, postgres: PostgresPo
       .queryRaw({ sql: SQLITE_SQL, args: [JSON.stringify([...releaseIds])], argTypes: [{ scalarType: "string", arity: "scalar" }] });
     return new Map(rows.map(([id, definition]) => [String(id), Buffer.from(String(definition), "utf8")]));
   };
+}
+
+/**
+ * `bytes` when they fill a memory of their own, as node-postgres makes each binary value today;
+ * otherwise a copy, so that what is kept never holds on to (or changes with) a larger buffer, such as
+ * a connection's receive buffer or Node's pool of small allocations. A definition list is 1.4 MB.
+ */
+function ownBytes(bytes: Buffer): Buffer {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Buffer.from(bytes);
 }
