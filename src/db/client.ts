@@ -6,13 +6,15 @@ import type { DatabaseProvider } from "./prisma-schemas.js";
 import { withAdapterAccess } from "./adapter-access.js";
 import { dataVersionReader, type DataVersionReader } from "./data-version.js";
 import { definitionTextReader, type DefinitionTextReader } from "./definition-texts.js";
+import { plannedReader, type PlannedReader } from "./planned-read-runner.js";
+import type { PlannedModel } from "./planned-reads.js";
 import { withQueryTiming, type QueryObserver } from "./query-timing.js";
 import { withSqliteIsolation } from "./sqlite-isolation.js";
 
 /** The client type every module sees. Both generated clients share models and query API. */
 export type Database = SqliteClient;
 export type { Prisma } from "./generated/sqlite/client.js";
-import type { Prisma as PrismaNamespace } from "./generated/sqlite/client.js";
+import type { Prisma as PrismaNamespace, Environment, Grant, ToolRelease } from "./generated/sqlite/client.js";
 
 /** What domain functions take: the client, or the transaction client inside `$transaction`. */
 export type Db = Database | PrismaNamespace.TransactionClient;
@@ -46,6 +48,7 @@ export function poolUsageOf(db: Database): PoolUsage | undefined {
 const providers = new WeakMap<object, DatabaseProvider>();
 const dataVersionReaders = new WeakMap<object, DataVersionReader>();
 const definitionTextReaders = new WeakMap<object, DefinitionTextReader>();
+const plannedReaders = new WeakMap<object, PlannedReader>();
 
 /** Reads the data version (src/db/data-version.ts) of a client opened by `openDatabase`. */
 export function dataVersionOf(db: Database): DataVersionReader {
@@ -62,6 +65,32 @@ export function definitionTextsOf(db: Db): DefinitionTextReader {
   const reader = definitionTextReaders.get(db);
   if (!reader) throw new Error("definitionTextsOf: not a client opened by openDatabase");
   return reader;
+}
+
+type FindFirstArgs = Record<string, unknown> & { where: unknown };
+
+/** The planned reader of a client opened by `openDatabase` (tests compare it with Prisma). */
+export function plannedReaderOf(db: Db): PlannedReader {
+  const reader = plannedReaders.get(db);
+  if (!reader) throw new Error("plannedReaderOf: not a client opened by openDatabase");
+  return reader;
+}
+
+/**
+ * `db[model].findFirst(args)` in one statement below Prisma's engine when its arguments are within
+ * what src/db/planned-reads.ts translates, else Prisma's. Reads of a client opened by `openDatabase`
+ * only: a transaction's reads go to Prisma, in the transaction.
+ */
+export function findFirstPlanned<M extends PlannedModel>(db: Db, model: M, args: FindFirstArgs): Promise<PlannedRows[M] | null> {
+  const planned = plannedReaders.get(db)?.(model, args);
+  if (planned) return planned as Promise<PlannedRows[M] | null>;
+  return (db[model] as unknown as { findFirst(args: FindFirstArgs): Promise<PlannedRows[M] | null> }).findFirst(args);
+}
+
+interface PlannedRows {
+  grant: Grant;
+  environment: Environment;
+  toolRelease: ToolRelease;
 }
 
 /** The provider behind a client opened by `openDatabase`, or behind a transaction client of one. */
@@ -91,6 +120,7 @@ export async function openDatabase(databaseUrl: string, options: DatabaseOptions
   const pool = postgresPoolOf(factory);
   const preparedStatements = (options.postgres ?? DEFAULT_POSTGRES_SETTINGS).preparedStatements;
   definitionTextReaders.set(client, definitionTextReader(reachable.access, pool && { pool, preparedStatements }, options.onQuery));
+  plannedReaders.set(client, plannedReader(reachable.access, pool && { pool, preparedStatements }, options.onQuery, options.observeQuery));
   if (pool) poolUsageReaders.set(client, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }));
   if (options.onQuery) {
     const onQuery = options.onQuery;

@@ -27,7 +27,8 @@ function timeStatements<T extends Queryable>(queryable: T, observe: QueryObserve
   return queryable;
 }
 
-async function timed<T>(sql: string, run: () => Promise<T>, observe: QueryObserver): Promise<T> {
+/** Runs `run`, the statement `sql`, and reports its duration to `observe`. */
+export async function timed<T>(sql: string, run: () => Promise<T>, observe: QueryObserver): Promise<T> {
   const started = performance.now();
   try {
     return await run();

@@ -168,7 +168,8 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
     const namedByTable = new Map<string, Set<string>>();
     for (const statement of statements) {
       const tableOfAlias = new Map<string, string>();
-      for (const [, table, alias] of statement.matchAll(/FROM [`"]\w+[`"]\.[`"](\w+)[`"](?: AS [`"](\w+)[`"])?/g)) tableOfAlias.set(alias ?? table!, table!);
+      for (const [, table, alias] of statement.matchAll(/FROM (?:[`"]\w+[`"]\.)?[`"](\w+)[`"](?: AS [`"](\w+)[`"])?/g))
+        tableOfAlias.set(alias ?? table!, table!);
       for (const [, qualifier, column] of statement.matchAll(/[`"](\w+)[`"]\.[`"](\w+)[`"](?!\.)/g)) {
         const table = tableOfAlias.get(qualifier!);
         if (!table) continue;

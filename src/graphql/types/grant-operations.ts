@@ -1,6 +1,7 @@
 // Grant operations: get, create, delete and restore (REST operations 2, 4, 5, 6).
 // Resolvers only call the domain; grants come back through the field's Prisma `query`, so nested
 // `release { owner }` selections load in the same Prisma query.
+import { findFirstPlanned } from "../../db/client.js";
 import type { Database } from "../../db/client.js";
 import { createGrant, deleteGrant, findGrant, restoreGrant } from "../../domain/grants.js";
 import type { ReleaseSelectorType as ReleaseSelectorTypeWord } from "../../domain/grant-release-selector.js";
@@ -43,7 +44,7 @@ builder.queryField("grant", (t) =>
     nullable: true,
     description: "An active grant in an environment you can see whose release is published or superseded.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The grant's `uuid` (not its global `id`)." }) },
-    resolve: (query, _root, args, ctx) => findGrant(ctx.actor(), args.id, (where) => ctx.db.grant.findFirst({ ...query, where })),
+    resolve: (query, _root, args, ctx) => findGrant(ctx.actor(), args.id, (where) => findFirstPlanned(ctx.db, "grant", { ...query, where })),
   }),
 );
 

@@ -1,4 +1,5 @@
 // Management: accounts, API tokens, environments and sharing.
+import { findFirstPlanned } from "../../db/client.js";
 import { createAccount, findAccount, issueToken, revokeToken, type IssuedToken } from "../../domain/accounts.js";
 import { acceptEnvironmentShare, createEnvironment, findEnvironment, shareEnvironment } from "../../domain/environments.js";
 import { canSeeAccount, visibleEnvironmentsWhere } from "../../domain/permissions/index.js";
@@ -133,7 +134,7 @@ builder.queryFields((t) => ({
     type: "Environment",
     description: "An environment you own, were shared, or (administrators) any.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The environment's `uuid` (not its global `id`)." }) },
-    resolve: (query, _root, args, ctx) => findEnvironment(ctx.actor(), args.id, (where) => ctx.db.environment.findFirst({ ...query, where })),
+    resolve: (query, _root, args, ctx) => findEnvironment(ctx.actor(), args.id, (where) => findFirstPlanned(ctx.db, "environment", { ...query, where })),
   }),
 }));
 

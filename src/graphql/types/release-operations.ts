@@ -1,5 +1,6 @@
 // Tool release operations (REST operations 8-10): read one release, de-publish it, restore it.
 // Listing an account's releases (operation 7) is the Account.toolReleaseList field.
+import { findFirstPlanned } from "../../db/client.js";
 import { depublishRelease, findRelease, restoreRelease } from "../../domain/releases.js";
 import type { Database } from "../../db/client.js";
 import { builder } from "../builder.js";
@@ -13,7 +14,7 @@ builder.queryField("toolRelease", (t) =>
     nullable: true,
     description: "A tool release you own (administrators: any), in any lifecycle. Others get TOOL_RELEASE_NOT_FOUND.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The release's `uuid` (not its global `id`)." }) },
-    resolve: (query, _root, args, ctx) => findRelease(ctx.actor(), args.id, (where) => ctx.db.toolRelease.findFirst({ ...query, where })),
+    resolve: (query, _root, args, ctx) => findRelease(ctx.actor(), args.id, (where) => findFirstPlanned(ctx.db, "toolRelease", { ...query, where })),
   }),
 );
 

@@ -1,0 +1,314 @@
+// One-statement reads of a row and the relations a GraphQL selection asks for, below Prisma's query
+// engine. The hot reads (a grant view, a release, an environment with its grants, their releases and
+// owners) are one `findFirst` each whose arguments the schema's selection and the domain's access
+// rules build; Prisma answers them in one statement too, but spends more CPU than the database does
+// on building and mapping it (docs/performance.md). Here the same arguments become one statement that
+// builds the answer as JSON in the database: the domain's `where` is translated, never restated, so
+// the access rules stay in one place. Arguments outside the subset translated here (`skip`,
+// `cursor`, `include`, text search operators, relations whose key is on the other side…)
+// are left to Prisma: `plan` answers undefined and the caller asks Prisma. test/db/planned-reads.test.ts
+// holds the two equal over generated arguments on both databases.
+import { getDatamodel } from "./generated/pothos-types.js";
+
+type Map = Record<string, unknown>;
+export type PlannedModel = "grant" | "environment" | "toolRelease";
+
+interface Field {
+  name: string;
+  kind: string;
+  type: string;
+  isList: boolean;
+  isId?: boolean;
+  relationName?: string;
+  relationFromFields?: string[];
+}
+
+interface Model {
+  name: string;
+  fields: ReadonlyMap<string, Field>;
+  id: string;
+}
+
+const DATAMODEL = getDatamodel().datamodel.models as unknown as Record<string, { fields: Field[] }>;
+const models = new Map<string, Model>(
+  Object.entries(DATAMODEL).map(([name, { fields }]) => [
+    name,
+    { name, fields: new Map(fields.map((field) => [field.name, field])), id: fields.find((field) => field.isId)?.name ?? "" },
+  ]),
+);
+
+/** Scalar types whose JSON form maps back to Prisma's value without loss. */
+const SCALAR_TYPES = new Set(["String", "Int", "Boolean", "DateTime"]);
+const MODEL_OF: Record<PlannedModel, string> = { grant: "Grant", environment: "Environment", toolRelease: "ToolRelease" };
+
+const COMPARISONS: Record<string, string> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };
+
+/** Thrown while translating arguments outside the subset; `plan` answers undefined then. */
+class Unplannable extends Error {}
+
+function unplannable(what: string): never {
+  throw new Unplannable(what);
+}
+
+export interface Dialect {
+  postgres: boolean;
+}
+
+/** A statement answering one row, `row`, as JSON text or (PostgreSQL) as node-postgres parsed it. */
+export interface PlannedRead {
+  sql: string;
+  args: unknown[];
+  /** The row as Prisma would answer it, from the statement's one column (null: no row). */
+  decode(value: unknown): Map | null;
+}
+
+/** `findFirst(args)` on `model` as one statement, or undefined when its arguments are not translated here. */
+export function planFindFirst(dialect: Dialect, model: PlannedModel, args: Map): PlannedRead | undefined {
+  try {
+    return new Planner(dialect).findFirst(models.get(MODEL_OF[model])!, args);
+  } catch (error) {
+    if (error instanceof Unplannable) return undefined;
+    throw error;
+  }
+}
+
+/** How a selected object's JSON becomes Prisma's row: which fields are dates or (SQLite) booleans, and what is nested. */
+interface Shape {
+  dates: string[];
+  booleans: string[];
+  nested: Array<{ name: string; shape: Shape; list: boolean }>;
+}
+
+class Planner {
+  private readonly args: unknown[] = [];
+  private aliases = 0;
+
+  constructor(private readonly dialect: Dialect) {}
+
+  findFirst(model: Model, args: Map): PlannedRead {
+    for (const key of Object.keys(args)) if (key !== "select" && key !== "where") unplannable(`findFirst ${key}`);
+    const alias = this.alias();
+    const { sql: object, shape } = this.object(model, alias, args.select);
+    const where = args.where === undefined ? "" : ` WHERE ${this.where(model, alias, args.where)}`;
+    const sql = `SELECT ${object} AS "row" FROM "${model.name}" AS ${alias}${where} LIMIT 1`;
+    const postgres = this.dialect.postgres;
+    return {
+      sql,
+      args: this.args,
+      decode: (value) => {
+        if (value === null || value === undefined) return null;
+        const row = (typeof value === "string" ? JSON.parse(value) : value) as Map;
+        return decodeRow(row, shape, postgres);
+      },
+    };
+  }
+
+  private alias(): string {
+    return `"t${this.aliases++}"`;
+  }
+
+  private parameter(value: unknown): string {
+    this.args.push(value);
+    return this.dialect.postgres ? `$${this.args.length}` : "?";
+  }
+
+  /** The JSON object of `select` over the row `alias` of `model`. */
+  private object(model: Model, alias: string, select: unknown): { sql: string; shape: Shape } {
+    if (!isMap(select)) unplannable(`${model.name}: select`);
+    const shape: Shape = { dates: [], booleans: [], nested: [] };
+    const members: string[] = [];
+    for (const [name, wanted] of Object.entries(select)) {
+      if (wanted === false) continue;
+      const field = model.fields.get(name) ?? unplannable(`${model.name}.${name}`);
+      if (field.kind === "scalar") {
+        if (wanted !== true || field.isList || !SCALAR_TYPES.has(field.type)) unplannable(`${model.name}.${name}`);
+        if (field.type === "DateTime") shape.dates.push(name);
+        if (field.type === "Boolean") shape.booleans.push(name);
+        members.push(`'${name}', ${alias}."${name}"`);
+      } else if (field.kind === "object") {
+        const relation = this.relation(model, alias, field, wanted);
+        shape.nested.push({ name, shape: relation.shape, list: field.isList });
+        members.push(`'${name}', ${this.dialect.postgres ? relation.sql : `json(${relation.sql})`}`);
+      } else {
+        unplannable(`${model.name}.${name}: ${field.kind}`);
+      }
+    }
+    const build = this.dialect.postgres ? "json_build_object" : "json_object";
+    return { sql: `${build}(${members.join(", ")})`, shape };
+  }
+
+  /** A relation's JSON: the related object (null when absent) or the list, as a subquery. */
+  private relation(model: Model, alias: string, field: Field, wanted: unknown): { sql: string; shape: Shape } {
+    if (!isMap(wanted)) unplannable(`${model.name}.${field.name}: not a select`);
+    const target = models.get(field.type) ?? unplannable(field.type);
+    const inner = this.alias();
+    if (!field.isList) {
+      for (const key of Object.keys(wanted)) if (key !== "select") unplannable(`${model.name}.${field.name} ${key}`);
+      const [foreignKey] = field.relationFromFields ?? [];
+      if (!foreignKey || field.relationFromFields!.length !== 1) unplannable(`${model.name}.${field.name}: key on the other side`);
+      const { sql, shape } = this.object(target, inner, wanted.select);
+      return { sql: `(SELECT ${sql} FROM "${target.name}" AS ${inner} WHERE ${inner}."${target.id}" = ${alias}."${foreignKey}")`, shape };
+    }
+    for (const key of Object.keys(wanted)) if (!["select", "where", "orderBy", "take"].includes(key)) unplannable(`${model.name}.${field.name} ${key}`);
+    const backKey = foreignKeyTo(target, field);
+    const { sql: object, shape } = this.object(target, inner, wanted.select);
+    const conditions = [`${inner}."${backKey}" = ${alias}."${model.id}"`];
+    if (wanted.where !== undefined) conditions.push(this.where(target, inner, wanted.where));
+    // Without an order the database picks one, and Prisma's statement may pick another.
+    if (wanted.orderBy === undefined) unplannable(`${model.name}.${field.name}: a list without an order`);
+    const order = this.orderBy(target, inner, wanted.orderBy);
+    let limit = "";
+    if (wanted.take !== undefined) {
+      if (typeof wanted.take !== "number" || !Number.isInteger(wanted.take) || wanted.take < 0) unplannable("take");
+      limit = ` LIMIT ${this.parameter(wanted.take)}`;
+    }
+    const ranked = `SELECT ${object} AS "item", row_number() OVER (ORDER BY ${order}) AS "rank" FROM "${target.name}" AS ${inner} WHERE ${conditions.join(" AND ")} ORDER BY ${order}${limit}`;
+    const sql = this.dialect.postgres
+      ? `(SELECT COALESCE(json_agg("item" ORDER BY "rank"), '[]'::json) FROM (${ranked}) AS "ranked")`
+      : `(SELECT json_group_array(json("item") ORDER BY "rank") FROM (${ranked}))`;
+    return { sql, shape };
+  }
+
+  /** Prisma's list form of orderBy: each entry one scalar, or one scalar of a to-one relation. */
+  private orderBy(model: Model, alias: string, orderBy: unknown): string {
+    const entries = Array.isArray(orderBy) ? orderBy : [orderBy];
+    return entries
+      .map((entry) => {
+        const [name, value] = singleEntry(entry);
+        const field = model.fields.get(name) ?? unplannable(`${model.name}.${name}`);
+        if (field.kind === "scalar") return `${alias}."${name}" ${direction(value)}`;
+        if (field.kind !== "object" || field.isList) unplannable(`order by ${model.name}.${name}`);
+        const [foreignKey] = field.relationFromFields ?? [];
+        if (!foreignKey) unplannable(`order by ${model.name}.${name}`);
+        const target = models.get(field.type)!;
+        const [column, columnDirection] = singleEntry(value);
+        if (target.fields.get(column)?.kind !== "scalar") unplannable(`order by ${target.name}.${column}`);
+        const inner = this.alias();
+        return `(SELECT ${inner}."${column}" FROM "${target.name}" AS ${inner} WHERE ${inner}."${target.id}" = ${alias}."${foreignKey}") ${direction(columnDirection)}`;
+      })
+      .join(", ");
+  }
+
+  /** A Prisma `where` over the row `alias` of `model`, as SQL. */
+  private where(model: Model, alias: string, where: unknown): string {
+    if (!isMap(where)) unplannable(`${model.name}: where`);
+    const conditions: string[] = [];
+    for (const [name, value] of Object.entries(where)) {
+      if (value === undefined) continue;
+      if (name === "AND" || name === "OR") {
+        const parts = (Array.isArray(value) ? value : [value]).map((part) => this.where(model, alias, part));
+        if (name === "OR") conditions.push(parts.length === 0 ? "1 = 0" : `(${parts.join(" OR ")})`);
+        else conditions.push(...parts);
+        continue;
+      }
+      if (name === "NOT") {
+        const parts = (Array.isArray(value) ? value : [value]).map((part) => `NOT (${this.where(model, alias, part)})`);
+        conditions.push(...parts);
+        continue;
+      }
+      const field = model.fields.get(name) ?? unplannable(`${model.name}.${name}`);
+      conditions.push(field.kind === "object" ? this.relationFilter(model, alias, field, value) : this.scalarFilter(alias, field, value));
+    }
+    return conditions.length === 0 ? "1 = 1" : conditions.map((condition) => `(${condition})`).join(" AND ");
+  }
+
+  private scalarFilter(alias: string, field: Field, filter: unknown): string {
+    if (field.kind !== "scalar" || field.isList || !SCALAR_TYPES.has(field.type)) unplannable(`filter on ${field.name}`);
+    const column = `${alias}."${field.name}"`;
+    if (!isMap(filter)) return this.equals(column, field, filter);
+    const conditions: string[] = [];
+    for (const [operator, operand] of Object.entries(filter)) {
+      if (operand === undefined) continue;
+      if (operator === "equals") conditions.push(this.equals(column, field, operand));
+      else if (operator === "not" && !isMap(operand))
+        conditions.push(operand === null ? `${column} IS NOT NULL` : `NOT (${this.equals(column, field, operand)})`);
+      else if (operator === "in" && Array.isArray(operand)) conditions.push(this.inList(column, field, operand));
+      else if (operator === "notIn" && Array.isArray(operand)) conditions.push(`NOT (${this.inList(column, field, operand)})`);
+      else if (operator in COMPARISONS && operand !== null) conditions.push(`${column} ${COMPARISONS[operator]} ${this.parameter(this.value(field, operand))}`);
+      else unplannable(`${field.name}: ${operator}`);
+    }
+    return conditions.length === 0 ? "1 = 1" : conditions.join(" AND ");
+  }
+
+  private equals(column: string, field: Field, value: unknown): string {
+    if (value === null) return `${column} IS NULL`;
+    return `${column} = ${this.parameter(this.value(field, value))}`;
+  }
+
+  private inList(column: string, field: Field, values: unknown[]): string {
+    if (values.length === 0) return "1 = 0";
+    if (values.includes(null)) unplannable(`${field.name}: null in a list`);
+    return `${column} IN (${values.map((value) => this.parameter(this.value(field, value))).join(", ")})`;
+  }
+
+  /** A value compared in SQL, as the column stores it. */
+  private value(field: Field, value: unknown): unknown {
+    if (field.type === "String" && typeof value === "string") return value;
+    if (field.type === "Int" && typeof value === "number" && Number.isInteger(value)) return value;
+    if (field.type === "Boolean" && typeof value === "boolean") return this.dialect.postgres ? value : value ? 1 : 0;
+    // PostgreSQL's timestamp(3) takes the UTC time (it ignores the zone); SQLite holds the text
+    // Prisma's adapter writes, compared as text, so the same text: ISO 8601 with "+00:00".
+    if (field.type === "DateTime" && value instanceof Date && !Number.isNaN(value.getTime())) {
+      const iso = value.toISOString();
+      return this.dialect.postgres ? iso : `${iso.slice(0, -1)}+00:00`;
+    }
+    return unplannable(`${field.name}: value ${typeof value}`);
+  }
+
+  /** `relation: {…}` (to-one) or `relation: { some | none: {…} }` (to-many), as EXISTS. */
+  private relationFilter(model: Model, alias: string, field: Field, filter: unknown): string {
+    const target = models.get(field.type)!;
+    const inner = this.alias();
+    if (!field.isList) {
+      const [foreignKey] = field.relationFromFields ?? [];
+      if (!foreignKey || field.relationFromFields!.length !== 1 || !isMap(filter) || "is" in filter || "isNot" in filter)
+        unplannable(`filter on ${field.name}`);
+      return `EXISTS (SELECT 1 FROM "${target.name}" AS ${inner} WHERE ${inner}."${target.id}" = ${alias}."${foreignKey}" AND ${this.where(target, inner, filter)})`;
+    }
+    const [quantifier, condition] = singleEntry(filter);
+    if (quantifier !== "some" && quantifier !== "none") unplannable(`filter on ${field.name}: ${quantifier}`);
+    const backKey = foreignKeyTo(target, field);
+    const exists = `EXISTS (SELECT 1 FROM "${target.name}" AS ${inner} WHERE ${inner}."${backKey}" = ${alias}."${model.id}" AND ${this.where(target, inner, condition)})`;
+    return quantifier === "some" ? exists : `NOT ${exists}`;
+  }
+}
+
+/** The column of `target` that refers to the model holding the list field `field` (its relation's other side). */
+function foreignKeyTo(target: Model, field: Field): string {
+  const back = [...target.fields.values()].find((candidate) => candidate.relationName === field.relationName && candidate !== field);
+  const keys = back?.relationFromFields ?? [];
+  if (keys.length !== 1) unplannable(`${field.name}: no single foreign key`);
+  return keys[0]!;
+}
+
+function singleEntry(value: unknown): [string, unknown] {
+  if (!isMap(value)) unplannable("expected one key");
+  const entries = Object.entries(value);
+  if (entries.length !== 1) unplannable("expected one key");
+  return entries[0]!;
+}
+
+function direction(value: unknown): string {
+  if (value === "asc") return "ASC";
+  if (value === "desc") return "DESC";
+  return unplannable(`order direction ${String(value)}`);
+}
+
+function isMap(value: unknown): value is Map {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/** The row as Prisma answers it: dates as Date (PostgreSQL's JSON omits their zone: they are UTC), booleans as booleans. */
+function decodeRow(row: Map, shape: Shape, postgres: boolean): Map {
+  for (const name of shape.dates) {
+    const value = row[name];
+    if (typeof value === "string") row[name] = new Date(postgres ? `${value}Z` : value);
+  }
+  if (!postgres) for (const name of shape.booleans) if (typeof row[name] === "number") row[name] = row[name] === 1;
+  for (const { name, shape: nested, list } of shape.nested) {
+    const value = row[name];
+    if (list) row[name] = (value as Map[]).map((item) => decodeRow(item, nested, postgres));
+    else if (value !== null && value !== undefined) row[name] = decodeRow(value as Map, nested, postgres);
+  }
+  return row;
+}
