@@ -90,7 +90,7 @@ class Planner {
     const alias = this.alias();
     const { sql: object, shape } = this.object(model, alias, args.select);
     const where = args.where === undefined ? "" : ` WHERE ${this.where(model, alias, args.where)}`;
-    const sql = `SELECT ${object} AS "row" FROM "${model.name}" AS ${alias}${where} LIMIT 1`;
+    const sql = `SELECT ${this.dialect.postgres ? object : `json(${object})`} AS "row" FROM "${model.name}" AS ${alias}${where} LIMIT 1`;
     const postgres = this.dialect.postgres;
     return {
       sql,
@@ -128,12 +128,13 @@ class Planner {
       } else if (field.kind === "object") {
         const relation = this.relation(model, alias, field, wanted);
         shape.nested.push({ name, shape: relation.shape, list: field.isList });
-        members.push(`'${name}', ${this.dialect.postgres ? relation.sql : `json(${relation.sql})`}`);
+        members.push(`'${name}', ${relation.sql}`);
       } else {
         unplannable(`${model.name}.${name}: ${field.kind}`);
       }
     }
-    const build = this.dialect.postgres ? "json_build_object" : "json_object";
+    // SQLite builds JSONB, which an enclosing object takes as it is; text is made once, at the top.
+    const build = this.dialect.postgres ? "json_build_object" : "jsonb_object";
     return { sql: `${build}(${members.join(", ")})`, shape };
   }
 
@@ -162,31 +163,35 @@ class Planner {
       if (typeof wanted.take !== "number" || !Number.isInteger(wanted.take) || wanted.take < 0) unplannable("take");
       limit = ` LIMIT ${this.parameter(wanted.take)}`;
     }
-    const ranked = `SELECT ${object} AS "item", row_number() OVER (ORDER BY ${order}) AS "rank" FROM "${target.name}" AS ${inner} WHERE ${conditions.join(" AND ")} ORDER BY ${order}${limit}`;
+    // The sort keys are columns of the page, computed once per row, and order both the page and its array.
+    const keys = order.map((key, index) => `${key.expression} AS "k${index}"`).join(", ");
+    const byKeys = order.map((key, index) => `"k${index}" ${key.direction}`).join(", ");
+    const page = `SELECT ${object} AS "item", ${keys} FROM "${target.name}" AS ${inner} WHERE ${conditions.join(" AND ")} ORDER BY ${byKeys}${limit}`;
     const sql = this.dialect.postgres
-      ? `(SELECT COALESCE(json_agg("item" ORDER BY "rank"), '[]'::json) FROM (${ranked}) AS "ranked")`
-      : `(SELECT json_group_array(json("item") ORDER BY "rank") FROM (${ranked}))`;
+      ? `(SELECT COALESCE(json_agg("item" ORDER BY ${byKeys}), '[]'::json) FROM (${page}) AS "page")`
+      : `(SELECT jsonb_group_array("item" ORDER BY ${byKeys}) FROM (${page}))`;
     return { sql, shape };
   }
 
   /** Prisma's list form of orderBy: each entry one scalar, or one scalar of a to-one relation. */
-  private orderBy(model: Model, alias: string, orderBy: unknown): string {
+  private orderBy(model: Model, alias: string, orderBy: unknown): Array<{ expression: string; direction: string }> {
     const entries = Array.isArray(orderBy) ? orderBy : [orderBy];
-    return entries
-      .map((entry) => {
-        const [name, value] = singleEntry(entry);
-        const field = model.fields.get(name) ?? unplannable(`${model.name}.${name}`);
-        if (field.kind === "scalar") return `${alias}."${name}" ${direction(value)}`;
-        if (field.kind !== "object" || field.isList) unplannable(`order by ${model.name}.${name}`);
-        const [foreignKey] = field.relationFromFields ?? [];
-        if (!foreignKey) unplannable(`order by ${model.name}.${name}`);
-        const target = models.get(field.type)!;
-        const [column, columnDirection] = singleEntry(value);
-        if (target.fields.get(column)?.kind !== "scalar") unplannable(`order by ${target.name}.${column}`);
-        const inner = this.alias();
-        return `(SELECT ${inner}."${column}" FROM "${target.name}" AS ${inner} WHERE ${inner}."${target.id}" = ${alias}."${foreignKey}") ${direction(columnDirection)}`;
-      })
-      .join(", ");
+    return entries.map((entry) => {
+      const [name, value] = singleEntry(entry);
+      const field = model.fields.get(name) ?? unplannable(`${model.name}.${name}`);
+      if (field.kind === "scalar") return { expression: `${alias}."${name}"`, direction: direction(value) };
+      if (field.kind !== "object" || field.isList) unplannable(`order by ${model.name}.${name}`);
+      const [foreignKey] = field.relationFromFields ?? [];
+      if (!foreignKey) unplannable(`order by ${model.name}.${name}`);
+      const target = models.get(field.type)!;
+      const [column, columnDirection] = singleEntry(value);
+      if (target.fields.get(column)?.kind !== "scalar") unplannable(`order by ${target.name}.${column}`);
+      const inner = this.alias();
+      return {
+        expression: `(SELECT ${inner}."${column}" FROM "${target.name}" AS ${inner} WHERE ${inner}."${target.id}" = ${alias}."${foreignKey}")`,
+        direction: direction(columnDirection),
+      };
+    });
   }
 
   /** A Prisma `where` over the row `alias` of `model`, as SQL. */
