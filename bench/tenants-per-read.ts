@@ -1,25 +1,31 @@
-// `npx tsx bench/tenants-per-read.ts [sqlite|postgresql] [seconds]`: the many-tenant data set, each
-// read kind of its mix alone (its Zipf-drawn requests, 16 connections, no writes), against the floor
-// and toolgate with the read cache off, in two interleaved rounds after a warm-up (read the second).
+// `npx tsx bench/tenants-per-read.ts [sqlite|postgresql] [seconds] [other-build]`: the many-tenant
+// data set, each read kind of its mix alone (its Zipf-drawn requests, 16 connections, no writes),
+// against the floor and toolgate with the read cache off, and another build's `bin/toolgate.js` when
+// given (a checkout of an earlier commit, built), in two interleaved rounds after a warm-up (read the second).
 // Prints server CPU (and PostgreSQL CPU) per request, so that a change's effect on one read is seen
 // without the mix's noise. Numbers for docs/performance.md's "per read" table.
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { startLoader } from "./loader.js";
-import { startFloor, startToolgate } from "./servers.js";
+import { startFloor, startToolgate, type RunningServer } from "./servers.js";
 import { TENANT_REQUESTS } from "./tenants.js";
 import { seedTenantsDatabase } from "./tenants-dataset.js";
 import { TENANT_READ_MIX, tenantRequests } from "./tenants-requests.js";
 
 const provider = (process.argv[2] ?? "postgresql") as DatabaseProvider;
 const seconds = Number(process.argv[3] ?? 4);
+const otherBuild = process.argv[4];
 const scratch = await createScratchDatabase(provider);
 const loader = startLoader();
 try {
   const { seed } = await seedTenantsDatabase(scratch.url, provider);
   const requests = tenantRequests(seed, TENANT_REQUESTS);
   const postgresDatabase = provider === "postgresql" ? decodeURIComponent(new URL(scratch.url).pathname.slice(1)) : undefined;
-  const servers = { floor: await startFloor(scratch.url), toolgate: await startToolgate(scratch.url, { TOOLGATE_READ_CACHE_MB: "0" }) };
+  const servers: Record<string, RunningServer> = {
+    floor: await startFloor(scratch.url),
+    toolgate: await startToolgate(scratch.url, { TOOLGATE_READ_CACHE_MB: "0" }),
+  };
+  if (otherBuild) servers["other build"] = await startToolgate(scratch.url, { TOOLGATE_READ_CACHE_MB: "0" }, otherBuild);
   try {
     console.log("| read | round | server | req/s | CPU ms/req | db CPU ms/req |\n|---|---:|---|---:|---:|---:|");
     for (const { kind } of TENANT_READ_MIX) {

@@ -35,8 +35,12 @@ const CreateGrantInput = builder.inputType("CreateGrantInput", {
   }),
 });
 
-/** Reads a grant back with the caller's selection after the domain changed it. */
-const reload = <Query extends object>(db: Database, id: string, query: Query) => db.grant.findUniqueOrThrow({ ...query, where: { id } });
+/** Reads a grant back with the caller's selection after the domain changed it (and committed: grant rows are never removed). */
+async function reload<Query extends object>(db: Database, id: string, query: Query) {
+  const grant = await findFirstPlanned(db, "grant", { ...query, where: { id } });
+  if (!grant) throw new Error(`grant ${id} not found after its change was committed`);
+  return grant;
+}
 
 builder.queryField("grant", (t) =>
   t.prismaField({
