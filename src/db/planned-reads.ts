@@ -41,6 +41,7 @@ const models = new Map<string, Model>(
 const SCALAR_TYPES = new Set(["String", "Int", "Boolean", "DateTime"]);
 const MODEL_OF: Record<PlannedModel, string> = { grant: "Grant", environment: "Environment", toolRelease: "ToolRelease" };
 
+const MAX_OBJECT_MEMBERS = 50;
 const COMPARISONS: Record<string, string> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };
 
 /** Thrown while translating arguments outside the subset; `plan` answers undefined then. */
@@ -133,6 +134,8 @@ class Planner {
         unplannable(`${model.name}.${name}: ${field.kind}`);
       }
     }
+    // json_build_object takes at most 100 arguments (SQLite's functions 127 by default): 50 members.
+    if (members.length > MAX_OBJECT_MEMBERS) unplannable(`${model.name}: ${members.length} members`);
     // SQLite builds JSONB, which an enclosing object takes as it is; text is made once, at the top.
     const build = this.dialect.postgres ? "json_build_object" : "jsonb_object";
     return { sql: `${build}(${members.join(", ")})`, shape };
