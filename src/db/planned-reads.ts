@@ -145,6 +145,8 @@ class Planner {
   private relation(model: Model, alias: string, field: Field, wanted: unknown): { sql: string; shape: Shape } {
     if (!isMap(wanted)) unplannable(`${model.name}.${field.name}: not a select`);
     const target = models.get(field.type) ?? unplannable(field.type);
+    // Every relation of the schema refers to its target's single-column id (references: [id]).
+    if (!(field.isList ? model.id : target.id)) unplannable(`${model.name}.${field.name}: no single-column id`);
     const inner = this.alias();
     if (!field.isList) {
       for (const key of Object.keys(wanted)) if (key !== "select") unplannable(`${model.name}.${field.name} ${key}`);
@@ -187,6 +189,7 @@ class Planner {
       const [foreignKey] = field.relationFromFields ?? [];
       if (!foreignKey) unplannable(`order by ${model.name}.${name}`);
       const target = models.get(field.type)!;
+      if (!target.id) unplannable(`order by ${model.name}.${name}: no single-column id`);
       const [column, columnDirection] = singleEntry(value);
       if (target.fields.get(column)?.kind !== "scalar") unplannable(`order by ${target.name}.${column}`);
       const inner = this.alias();
@@ -266,6 +269,7 @@ class Planner {
   /** `relation: {…}` (to-one) or `relation: { some | none: {…} }` (to-many), as EXISTS. */
   private relationFilter(model: Model, alias: string, field: Field, filter: unknown): string {
     const target = models.get(field.type)!;
+    if (!(field.isList ? model.id : target.id)) unplannable(`filter on ${field.name}: no single-column id`);
     const inner = this.alias();
     if (!field.isList) {
       const [foreignKey] = field.relationFromFields ?? [];
