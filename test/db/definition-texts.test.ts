@@ -43,6 +43,15 @@ describeEachDatabase("stored definition texts", (provider) => {
     }
   });
 
+  it("answers a text outside ASCII as its UTF-8 bytes", async () => {
+    const [id] = [...stored.keys()];
+    const text = JSON.stringify({ description: "Grüße, 東京 🚀", escaped: "\u0000" });
+    await db.toolRelease.update({ where: { id: id! }, data: { definition: text } });
+    const bytes = (await definitionTextsOf(db)([id!])).get(id!)!;
+    expect(Buffer.compare(bytes, Buffer.from(text, "utf8"))).toBe(0);
+    expect(bytes.byteLength).toBeGreaterThan(text.length);
+  });
+
   it("answers nothing for an id that is not a release", async () => {
     const texts = await definitionTextsOf(db)(["00000000-0000-7000-8000-000000000000"]);
     expect(texts.size).toBe(0);
