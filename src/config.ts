@@ -19,6 +19,9 @@ const requestsPerSecond = z.coerce.number({ error: "must be a number" }).min(0, 
 const burstSize = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1");
 
 /** Also read on its own, before anything else loads (src/heap-growth.ts). */
+/** MiB of stored definition texts a process keeps when TOOLGATE_DEFINITION_CACHE_MB is not set. */
+export const DEFAULT_DEFINITION_CACHE_MB = 16;
+
 export const heapGrowthPercent = z.coerce
   .number({ error: "must be a number" })
   .int("must be an integer")
@@ -60,6 +63,11 @@ const environmentSchema = z.object({
     .max(MAX_TOKEN_CACHE_MS, `must be at most ${MAX_TOKEN_CACHE_MS} (the bound on noticing a revocation made through another replica)`)
     .default(MAX_TOKEN_CACHE_MS),
   TOOLGATE_READ_CACHE_MB: z.coerce.number({ error: "must be a number of MiB" }).min(0, "must be 0 (off) or more").max(4096, "must be at most 4096").default(16),
+  TOOLGATE_DEFINITION_CACHE_MB: z.coerce
+    .number({ error: "must be a number of MiB" })
+    .min(0, "must be 0 (off) or more")
+    .max(4096, "must be at most 4096")
+    .default(DEFAULT_DEFINITION_CACHE_MB),
   TOOLGATE_HEAP_GROWTH_PERCENT: heapGrowthPercent,
   // Operability (docs/deploy.md): /metrics, CORS.
   TOOLGATE_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
@@ -139,6 +147,8 @@ export interface Config {
   tokenCacheMs: number;
   /** Memory for answers to repeated reads, in bytes; 0 turns the read cache off (src/http/api/read-cache.ts). */
   readCacheBytes: number;
+  /** Memory for stored definition texts read before, in bytes; 0 reads them for every answer (src/graphql/stored-definitions.ts). */
+  definitionCacheBytes: number;
   /** How far V8's heap may grow past what survived the last full GC, in percent; 0 leaves V8's heuristic (applied by the launcher, src/heap-growth.ts). */
   heapGrowthPercent: number;
   /** Change events older than this many days are deleted (hourly); undefined keeps every event. */
@@ -213,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
     readCacheBytes: Math.round(values.TOOLGATE_READ_CACHE_MB * 1024 * 1024),
+    definitionCacheBytes: Math.round(values.TOOLGATE_DEFINITION_CACHE_MB * 1024 * 1024),
     heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
     eventRetentionDays: values.TOOLGATE_EVENT_RETENTION_DAYS,
     maxSubscriptionsPerToken: values.TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN,

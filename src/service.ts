@@ -108,6 +108,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     isReady: () => ready,
     tokenCacheMs: config.tokenCacheMs,
     readCacheBytes: config.readCacheBytes,
+    definitionCacheBytes: config.definitionCacheBytes,
     requestMetrics: metrics.requests,
     metricsEndpoint: config.metrics.port === undefined ? metricsHandler(metrics, config.metrics.token) : undefined,
     corsOrigins: config.corsOrigins,

@@ -4,6 +4,7 @@ import type { Database } from "../db/client.js";
 import { requireActor, type Actor, type Authentication } from "../domain/actor.js";
 import { authenticate, type TokenLookup } from "../domain/tokens.js";
 import type { WebhookPolicy } from "../domain/webhooks.js";
+import type { DefinitionCache } from "./stored-definitions.js";
 
 export interface Context {
   db: Database;
@@ -25,6 +26,8 @@ export interface Context {
   answer: { keepable: boolean; operationName?: string | undefined; unversioned?: boolean };
   /** Which URLs webhooks may be given (the operator's network rules). */
   webhookPolicy: WebhookPolicy;
+  /** The stored definition texts the process keeps (shared by every request). */
+  definitions: DefinitionCache;
 }
 
 export interface ContextDependencies {
@@ -33,6 +36,7 @@ export interface ContextDependencies {
   /** How tokens are found: the database, usually through a short-lived cache. */
   tokens: TokenLookup;
   webhookPolicy: WebhookPolicy;
+  definitions: DefinitionCache;
 }
 
 export async function createContext(deps: ContextDependencies, request: Request, requestId: string): Promise<Context> {
@@ -46,5 +50,6 @@ export async function createContext(deps: ContextDependencies, request: Request,
     actor: () => requireActor(authentication),
     answer: { keepable: false },
     webhookPolicy: deps.webhookPolicy,
+    definitions: deps.definitions,
   };
 }

@@ -1,6 +1,6 @@
 // Stored definitions by content. A release's metadataDigest is the SHA-256 of its stored text (the
 // definition's canonical JSON) and releases never change, so a text read once serves every later
-// read of any release with that digest. Reads therefore select the digest, not the text (up to 4 MiB
+// read of any release with that digest, for as long as the process's DefinitionCache keeps it. Reads therefore select the digest, not the text (up to 4 MiB
 // per release; 1.4 MB for a list of 50 grant views), and the definitions a request does not find here
 // are loaded by release id, in one statement per request sent below Prisma's engine
 // (src/db/definition-texts.ts). The text is handed out as it is (JsonText): a REST body copies its
@@ -27,14 +27,31 @@ interface StoredDefinition {
 /** What a release row brings: its id and digest (the type's and the field's selections). */
 export type DefinedRelease = Pick<ToolRelease, "id" | "metadataDigest">;
 
-/** Counted in bytes of text; only the text is kept, values are parsed when a caller needs one. */
-const MAX_TEXT_BYTES = 16 * 1024 * 1024;
-const known = new LRUCache<string, StoredDefinition>({ maxSize: MAX_TEXT_BYTES });
+/**
+ * The stored texts a process keeps, by digest, up to `maxBytes` of text (0: none kept); only the
+ * text, values are parsed when a caller needs one. Three of four reads on the many-tenant benchmark
+ * carry a definition, so its size decides how often a read costs a statement more
+ * (docs/performance.md, "Switches").
+ */
+export class DefinitionCache {
+  readonly #known: LRUCache<string, StoredDefinition> | undefined;
 
-function remember(digest: string, utf8: Buffer): StoredDefinition {
-  const stored: StoredDefinition = { utf8 };
-  known.set(digest, stored, { size: Math.max(1, stored.utf8.byteLength) });
-  return stored;
+  constructor(maxBytes: number) {
+    this.#known = maxBytes > 0 ? new LRUCache<string, StoredDefinition>({ maxSize: maxBytes }) : undefined;
+  }
+
+  get(digest: string): StoredDefinition | undefined {
+    return this.#known?.get(digest);
+  }
+
+  /** The text read for `digest`: the one kept already, else `utf8`, kept from now on. */
+  remember(digest: string, utf8: Buffer): StoredDefinition {
+    const known = this.#known?.get(digest);
+    if (known) return known;
+    const stored: StoredDefinition = { utf8 };
+    this.#known?.set(digest, stored, { size: Math.max(1, utf8.byteLength) });
+    return stored;
+  }
 }
 
 const parsed = (utf8: Buffer) => JSON.parse(utf8.toString("utf8")) as MiddlewareDefinition;
@@ -60,11 +77,11 @@ const textLoaderOf = createContextCache(
 
 /** The release's stored definition: at once when its digest is known, else after loading its text. */
 function storedDefinitionOf(release: DefinedRelease, context: Context): StoredDefinition | Promise<StoredDefinition> {
-  const stored = known.get(release.metadataDigest);
+  const stored = context.definitions.get(release.metadataDigest);
   if (stored) return stored;
   return textLoaderOf(context)
     .load(release.id)
-    .then((text) => known.get(release.metadataDigest) ?? remember(release.metadataDigest, text));
+    .then((text) => context.definitions.remember(release.metadataDigest, text));
 }
 
 /** `next(value)`, at once for a value, after it for a promise: known definitions resolve without a tick. */

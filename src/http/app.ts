@@ -3,8 +3,10 @@
 // the request first and the response last.
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
+import { DEFAULT_DEFINITION_CACHE_MB } from "../config.js";
 import { dataVersionOf, type Database } from "../db/client.js";
 import { cachedTokenLookup } from "../domain/token-cache.js";
+import { DefinitionCache } from "../graphql/stored-definitions.js";
 import { tokenLookupIn } from "../domain/tokens.js";
 import type { RequestMetrics } from "../metrics/request-metrics.js";
 import type { ReadCacheStats } from "../metrics/service-metrics.js";
@@ -43,6 +45,8 @@ export interface AppOptions {
   tokenCacheMs?: number | undefined;
   /** Memory for answers to repeated reads, valid until the next committed change (api/read-cache.ts); 0 or omitted: off. */
   readCacheBytes?: number | undefined;
+  /** Memory for stored definition texts read before (graphql/stored-definitions.ts); TOOLGATE_DEFINITION_CACHE_MB's default when omitted. */
+  definitionCacheBytes?: number | undefined;
   // Operability (docs/deploy.md).
   /** Where each answered request is counted and timed; nowhere when omitted. */
   requestMetrics?: RequestMetrics | undefined;
@@ -94,6 +98,7 @@ export function createApp(options: AppOptions): App {
     limiter: createRateLimiter(options.rateLimit ?? OFF),
     readCache,
     webhookPolicy: options.webhookPolicy ?? webhookUrlPolicy([]),
+    definitions: new DefinitionCache(options.definitionCacheBytes ?? DEFAULT_DEFINITION_CACHE_MB * 1024 * 1024),
     isReady: options.isReady,
     metricsEndpoint: options.metricsEndpoint,
   });

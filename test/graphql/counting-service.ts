@@ -17,7 +17,10 @@ export interface CountingService extends TestService {
 }
 
 /** `changeFeed`: listen for committed events as the service does (on PostgreSQL, LISTEN on a connection of its own), for live subscriptions. */
-export async function startCountingService(provider: DatabaseProvider, options: { changeFeed?: boolean } = {}): Promise<CountingService> {
+export async function startCountingService(
+  provider: DatabaseProvider,
+  options: { changeFeed?: boolean; definitionCacheBytes?: number } = {},
+): Promise<CountingService> {
   const scratch = await createMigratedDatabase(provider);
   let statements: string[] | undefined;
   const db = await openDatabase(scratch.url, { onQuery: (sql) => statements?.push(sql) });
@@ -25,7 +28,15 @@ export async function startCountingService(provider: DatabaseProvider, options: 
   await bootstrapAdmin(db, adminToken);
   const logger = createLogger("silent");
   const feed = options.changeFeed ? await startChangeFeed(db, scratch.url, logger) : undefined;
-  const app = createApp({ db, schema: buildSchema(), routes: REST_ROUTES, logger, introspection: true, isReady: () => true });
+  const app = createApp({
+    db,
+    schema: buildSchema(),
+    routes: REST_ROUTES,
+    logger,
+    introspection: true,
+    isReady: () => true,
+    definitionCacheBytes: options.definitionCacheBytes,
+  });
   const server = await listen(app, 0, "127.0.0.1");
   const stop = async () => {
     await feed?.close();

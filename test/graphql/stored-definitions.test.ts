@@ -2,9 +2,10 @@
 // one statement for the whole request, and later reads select no definition at all. REST bodies
 // copy the stored text in place of the definition.
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson, metadataDigest, type MiddlewareDefinition } from "../../src/domain/definitions/index.js";
 import { createGrant } from "../../src/domain/grants.js";
+import { DefinitionCache } from "../../src/graphql/stored-definitions.js";
 import { paths } from "../api/grants/support.js";
 import { definitionFor } from "../fixtures/definitions/index.js";
 import { describeEachDatabase } from "../helpers/service.js";
@@ -95,12 +96,64 @@ describeEachDatabase("stored definitions, read by content", (provider) => {
     const release = await world.publish(world.owner, name, "1.0.0");
     const definition = definitionFor(name, "1.0.0");
     const text = JSON.stringify(definition, null, 1);
-    // Digests name contents: the cache is shared by every service in the process.
+    // Digests name contents: a text is kept under its own digest.
     const digest = `sha256:${createHash("sha256").update(text).digest("hex")}`;
     await service.db.toolRelease.update({ where: { id: release.id }, data: { definition: text, metadataDigest: digest } });
 
     const read = await counted(`/v1/tool-releases/${release.id}`);
     expect((read.result.body as { definition: unknown }).definition).toEqual(definition.scope.value.presented);
     expect(read.result.text).toBe(JSON.stringify(read.result.body));
+  });
+});
+
+describeEachDatabase("TOOLGATE_DEFINITION_CACHE_MB=0", (provider) => {
+  let service: CountingService;
+  let world: World;
+
+  beforeAll(async () => {
+    service = await startCountingService(provider, { definitionCacheBytes: 0 });
+    world = await createWorld(service);
+  });
+  afterAll(() => service?.stopAndDrop());
+
+  it("loads the definition for every read, and answers the same bytes", async () => {
+    const release = await world.publish(world.owner, `uncached-${provider}`, "1.0.0");
+    const answers: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let text = "";
+      const { statements } = await service.countQueries(async () => {
+        const result = await world.owner.http.get(`/v1/tool-releases/${release.id}`);
+        expect(result.status).toBe(200);
+        text = result.text;
+      });
+      expect(definitionReads(statements)).toHaveLength(1);
+      answers.push(text);
+    }
+    expect(new Set(answers).size).toBe(1);
+  });
+});
+
+describe("the definition cache", () => {
+  const text = (fill: string) => Buffer.from(JSON.stringify({ fill: fill.repeat(500) }), "utf8");
+
+  it("keeps texts within its bytes, the least recently used leaving first", () => {
+    const cache = new DefinitionCache(800);
+    const first = cache.remember("sha256:first", text("a"));
+    cache.remember("sha256:second", text("b"));
+    expect(cache.get("sha256:first")).toBeUndefined();
+    expect(cache.get("sha256:second")?.utf8.toString("utf8")).toContain("bbb");
+    expect(first.utf8.toString("utf8")).toContain("aaa");
+  });
+
+  it("answers the text it keeps when the same digest is read again", () => {
+    const cache = new DefinitionCache(4096);
+    const kept = cache.remember("sha256:same", text("a"));
+    expect(cache.remember("sha256:same", text("a"))).toBe(kept);
+  });
+
+  it("keeps nothing at 0 bytes", () => {
+    const cache = new DefinitionCache(0);
+    cache.remember("sha256:none", text("a"));
+    expect(cache.get("sha256:none")).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import type { TokenLookup } from "../../domain/tokens.js";
 import type { WebhookPolicy } from "../../domain/webhooks.js";
 import { createContext, type Context } from "../../graphql/context.js";
 import { graphQLErrorFor, maskError } from "../../graphql/error-codes.js";
+import type { DefinitionCache } from "../../graphql/stored-definitions.js";
 import type { errorResponse } from "../errors.js";
 import type { Exchange } from "../pipeline/middleware.js";
 import type { RateLimiter } from "./rate-limit.js";
@@ -20,6 +21,7 @@ export interface ApiFrontOptions {
   limiter: RateLimiter;
   readCache: ReadCache;
   webhookPolicy: WebhookPolicy;
+  definitions: DefinitionCache;
 }
 
 /** A surface's handler: the request, its context, and its body as text when the read cache keys on it. */
@@ -27,12 +29,12 @@ export type SurfaceHandler = (request: Request, context: Context, body: string |
 export type SurfaceRefusal = typeof errorResponse;
 export type RoutedHandler = (request: Request, exchange: Exchange) => Promise<Response>;
 
-export function apiFront({ db, logger, tokens, limiter, readCache, webhookPolicy }: ApiFrontOptions) {
+export function apiFront({ db, logger, tokens, limiter, readCache, webhookPolicy, definitions }: ApiFrontOptions) {
   /** `bodyOf` gives the request body the read cache keys on (none for REST: bodies belong to writes). */
   return (handle: SurfaceHandler, refuse: SurfaceRefusal, bodyOf: (request: Request) => Promise<string | undefined> = async () => undefined): RoutedHandler =>
     async (request, exchange) => {
       try {
-        const context = await createContext({ db, logger, tokens, webhookPolicy }, request, exchange.requestId);
+        const context = await createContext({ db, logger, tokens, webhookPolicy, definitions }, request, exchange.requestId);
         const verdict = limiter.take(context.authentication, request, exchange.socketAddress);
         if (!verdict.allowed) {
           const wait = String(verdict.retryAfterSeconds);
