@@ -5,8 +5,8 @@
 // SHOW_SQL=1 also prints each statement the scenario sends, with how often per request.
 // WITHOUT_DATABASE=1 answers every model read (find…) from memory after its first run, so what is
 // left is the request without Prisma and the database: compare the two to split a read's cost.
-// TOOLGATE_READ_CACHE_MB sets the read cache as `serve` reads it (default 16; 0: off, as
-// WITHOUT_DATABASE always has it).
+// TOOLGATE_READ_CACHE_MB sets the read cache as `serve` reads it (default 8; 0: off, as
+// WITHOUT_DATABASE always has it), TOOLGATE_DEFINITION_CACHE_MB the definition cache (default 24).
 import { openDatabase } from "../src/db/client.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import { createScratchDatabase } from "../scripts/scratch-database.js";
@@ -47,7 +47,8 @@ const app = createApp({
   introspection: false,
   isReady: () => true,
   tokenCacheMs: 5000,
-  readCacheBytes: process.env.WITHOUT_DATABASE ? 0 : Number(process.env.TOOLGATE_READ_CACHE_MB ?? 16) * 1024 * 1024,
+  readCacheBytes: process.env.WITHOUT_DATABASE ? 0 : Number(process.env.TOOLGATE_READ_CACHE_MB ?? 8) * 1024 * 1024,
+  definitionCacheBytes: Number(process.env.TOOLGATE_DEFINITION_CACHE_MB ?? 24) * 1024 * 1024,
 });
 const requests = scenario.requests(subject);
 

@@ -28,7 +28,7 @@ export const USAGE = `usage: npm run bench -- [options]
                                 or ${WRITES_SCENARIO}: grant-and-delete loops, one per connection, against the floor's
                                 writes (its own data set; not part of the default run)
   --writes R,R,…                tenants: write rates per second to measure (default ${DEFAULT_WRITE_RATES.join(",")})
-  --read-cache MB               toolgate's TOOLGATE_READ_CACHE_MB (default: its own, 16); 0 measures
+  --read-cache MB               toolgate's TOOLGATE_READ_CACHE_MB (default: its own, 8); 0 measures
                                 every read executed, as before the read cache
   --quick                       smoke run: 1 run of 1 s (or 1 answer per connection), short warm-up, results not written
   --out FILE                    results JSON (default bench/results/<date>.json; none for --quick)`;

@@ -18,10 +18,10 @@ const booleanFlag = z
 const requestsPerSecond = z.coerce.number({ error: "must be a number" }).min(0, "must be 0 (off) or more requests per second");
 const burstSize = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1");
 
-/** Also read on its own, before anything else loads (src/heap-growth.ts). */
 /** MiB of stored definition texts a process keeps when TOOLGATE_DEFINITION_CACHE_MB is not set. */
-export const DEFAULT_DEFINITION_CACHE_MB = 16;
+const DEFAULT_DEFINITION_CACHE_MB = 24;
 
+/** Also read on its own, before anything else loads (src/heap-growth.ts). */
 export const heapGrowthPercent = z.coerce
   .number({ error: "must be a number" })
   .int("must be an integer")
@@ -62,7 +62,7 @@ const environmentSchema = z.object({
     .min(0, "must be 0 (off) or more")
     .max(MAX_TOKEN_CACHE_MS, `must be at most ${MAX_TOKEN_CACHE_MS} (the bound on noticing a revocation made through another replica)`)
     .default(MAX_TOKEN_CACHE_MS),
-  TOOLGATE_READ_CACHE_MB: z.coerce.number({ error: "must be a number of MiB" }).min(0, "must be 0 (off) or more").max(4096, "must be at most 4096").default(16),
+  TOOLGATE_READ_CACHE_MB: z.coerce.number({ error: "must be a number of MiB" }).min(0, "must be 0 (off) or more").max(4096, "must be at most 4096").default(8),
   TOOLGATE_DEFINITION_CACHE_MB: z.coerce
     .number({ error: "must be a number of MiB" })
     .min(0, "must be 0 (off) or more")

@@ -115,6 +115,7 @@ export async function startService(config: Config, hooks: ServiceHooks = {}): Pr
     webhookPolicy: webhookUrlPolicy(config.webhooks.allowedHosts),
   });
   metrics.watchReadCache(() => app.readCacheStats());
+  metrics.watchDefinitionCache(() => app.definitionCacheStats());
   const server = await listen(app, config.port, config.host);
   let metricsServer: RunningServer | undefined;
   if (config.metrics.port !== undefined) {

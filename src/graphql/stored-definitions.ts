@@ -1,14 +1,16 @@
 // Stored definitions by content. A release's metadataDigest is the SHA-256 of its stored text (the
 // definition's canonical JSON) and releases never change, so a text read once serves every later
-// read of any release with that digest, for as long as the process's DefinitionCache keeps it. Reads therefore select the digest, not the text (up to 4 MiB
-// per release; 1.4 MB for a list of 50 grant views), and the definitions a request does not find here
-// are loaded by release id, in one statement per request sent below Prisma's engine
-// (src/db/definition-texts.ts). The text is handed out as it is (JsonText): a REST body copies its
-// bytes, and only a caller that needs the value parses it.
+// read of any release with that digest, for as long as the app's DefinitionCache keeps it. Reads
+// therefore select the digest, not the text (up to 4 MiB per release; 1.4 MB for a list of 50 grant
+// views), and the definitions a request does not find here are loaded by release id, in one
+// statement per request sent below Prisma's engine (src/db/definition-texts.ts). The text is handed
+// out as it is (JsonText): a REST body copies its bytes, and only a caller that needs the value
+// parses it.
 import { createContextCache } from "@pothos/core";
 import DataLoader from "dataloader";
 import { LRUCache } from "lru-cache";
 import { definitionTextsOf } from "../db/client.js";
+import type { DefinitionCacheStats } from "../metrics/service-metrics.js";
 import type { ToolRelease } from "../db/generated/sqlite/client.js";
 import { presentedSurface, type MiddlewareDefinition, type PresentedSurface } from "../domain/definitions/index.js";
 import type { Context } from "./context.js";
@@ -35,13 +37,17 @@ export type DefinedRelease = Pick<ToolRelease, "id" | "metadataDigest">;
  */
 export class DefinitionCache {
   readonly #known: LRUCache<string, StoredDefinition> | undefined;
+  readonly #lookups = { hit: 0, miss: 0 };
 
   constructor(maxBytes: number) {
     this.#known = maxBytes > 0 ? new LRUCache<string, StoredDefinition>({ maxSize: maxBytes }) : undefined;
   }
 
+  /** The text kept for `digest`, counted as a hit or a miss. */
   get(digest: string): StoredDefinition | undefined {
-    return this.#known?.get(digest);
+    const stored = this.#known?.get(digest);
+    this.#lookups[stored ? "hit" : "miss"] += 1;
+    return stored;
   }
 
   /** The text read for `digest`: the one kept already, else `utf8`, kept from now on. */
@@ -51,6 +57,10 @@ export class DefinitionCache {
     const stored: StoredDefinition = { utf8 };
     this.#known?.set(digest, stored, { size: Math.max(1, utf8.byteLength) });
     return stored;
+  }
+
+  stats(): DefinitionCacheStats {
+    return { lookups: { ...this.#lookups }, bytes: this.#known?.calculatedSize ?? 0 };
   }
 }
 

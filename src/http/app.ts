@@ -3,13 +3,12 @@
 // the request first and the response last.
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
-import { DEFAULT_DEFINITION_CACHE_MB } from "../config.js";
 import { dataVersionOf, type Database } from "../db/client.js";
 import { cachedTokenLookup } from "../domain/token-cache.js";
 import { DefinitionCache } from "../graphql/stored-definitions.js";
 import { tokenLookupIn } from "../domain/tokens.js";
 import type { RequestMetrics } from "../metrics/request-metrics.js";
-import type { ReadCacheStats } from "../metrics/service-metrics.js";
+import type { DefinitionCacheStats, ReadCacheStats } from "../metrics/service-metrics.js";
 import { createRateLimiter, type RateLimitConfig } from "./api/rate-limit.js";
 import type { MethodRefusal } from "./api/method-refusal.js";
 import { ReadCache } from "./api/read-cache.js";
@@ -45,7 +44,7 @@ export interface AppOptions {
   tokenCacheMs?: number | undefined;
   /** Memory for answers to repeated reads, valid until the next committed change (api/read-cache.ts); 0 or omitted: off. */
   readCacheBytes?: number | undefined;
-  /** Memory for stored definition texts read before (graphql/stored-definitions.ts); TOOLGATE_DEFINITION_CACHE_MB's default when omitted. */
+  /** Memory for stored definition texts read before (graphql/stored-definitions.ts); 0 or omitted: none kept. */
   definitionCacheBytes?: number | undefined;
   // Operability (docs/deploy.md).
   /** Where each answered request is counted and timed; nowhere when omitted. */
@@ -72,6 +71,8 @@ export type App = FetchHandler & {
   refuseMethod: MethodRefusal;
   /** What the read cache holds and how often it answered (the metrics). */
   readCacheStats(): ReadCacheStats;
+  /** What the definition cache holds and how often a definition was in it (the metrics). */
+  definitionCacheStats(): DefinitionCacheStats;
 };
 
 const socketAddressOf = (serverContext: object | undefined): string | undefined =>
@@ -82,6 +83,7 @@ const OFF: RateLimitConfig = { perToken: { perSecond: 0, burst: 1 }, anonymous: 
 export function createApp(options: AppOptions): App {
   const { db, logger } = options;
   const readCacheBytes = options.readCacheBytes ?? 0;
+  const definitions = new DefinitionCache(options.definitionCacheBytes ?? 0);
   const readCache = new ReadCache({ maxBytes: readCacheBytes, dataVersion: readCacheBytes > 0 ? dataVersionOf(db) : async () => "" });
   const routed = createRouter({
     db,
@@ -98,7 +100,7 @@ export function createApp(options: AppOptions): App {
     limiter: createRateLimiter(options.rateLimit ?? OFF),
     readCache,
     webhookPolicy: options.webhookPolicy ?? webhookUrlPolicy([]),
-    definitions: new DefinitionCache(options.definitionCacheBytes ?? DEFAULT_DEFINITION_CACHE_MB * 1024 * 1024),
+    definitions,
     isReady: options.isReady,
     metricsEndpoint: options.metricsEndpoint,
   });
@@ -133,5 +135,6 @@ export function createApp(options: AppOptions): App {
     answerDirectly: healthzFastPath(logger, metrics),
     refuseMethod: routed.refuseMethod,
     readCacheStats: () => readCache.stats(),
+    definitionCacheStats: () => definitions.stats(),
   });
 }

@@ -12,6 +12,12 @@ const DB_QUERY_DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005
 export type ReadCacheOutcome = "hit" | "miss" | "uncacheable";
 
 /** What the read cache reports (src/http/api/read-cache.ts). */
+/** What the definition cache did: digests found in memory (hit) or read from the database (miss), and the text it holds. */
+export interface DefinitionCacheStats {
+  lookups: { hit: number; miss: number };
+  bytes: number;
+}
+
 export interface ReadCacheStats {
   lookups: Record<ReadCacheOutcome, number>;
   bytes: number;
@@ -28,6 +34,7 @@ export interface ServiceMetrics {
   observeWebhookAttempt(outcome: "delivered" | "failed", lagSeconds: number | undefined): void;
   /** Reports the read cache's lookups and size at every scrape. */
   watchReadCache(read: () => ReadCacheStats): void;
+  watchDefinitionCache(read: () => DefinitionCacheStats): void;
   /** The exposition text. */
   scrape(): Promise<string>;
   contentType: string;
@@ -122,6 +129,27 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
     });
   };
 
+  const watchDefinitionCache = (read: () => DefinitionCacheStats) => {
+    new Counter({
+      name: "toolgate_definition_cache_lookups_total",
+      help: "Stored definitions a read needed, by where they came from: hit (the text was in memory) or miss (read from the database, with the request's other misses in one statement).",
+      labelNames: ["outcome"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [outcome, count] of Object.entries(read().lookups)) this.inc({ outcome }, count);
+      },
+    });
+    new Gauge({
+      name: "toolgate_definition_cache_bytes",
+      help: "Stored definition text held in memory (TOOLGATE_DEFINITION_CACHE_MB bounds it).",
+      registers: [registry],
+      collect() {
+        this.set(read().bytes);
+      },
+    });
+  };
+
   const webhookAttempts = new Counter({
     name: "toolgate_webhook_deliveries_total",
     help: "Webhook requests sent by this replica, by outcome: delivered (2xx) or failed (no answer, refused address, timeout, other status).",
@@ -146,6 +174,7 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
     watchPool,
     watchLiveSubscriptions,
     watchReadCache,
+    watchDefinitionCache,
     scrape: async () => `${await processMetrics().metrics()}\n${await registry.metrics()}`,
     contentType: registry.contentType,
   };

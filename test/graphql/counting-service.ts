@@ -35,7 +35,7 @@ export async function startCountingService(
     logger,
     introspection: true,
     isReady: () => true,
-    definitionCacheBytes: options.definitionCacheBytes,
+    definitionCacheBytes: options.definitionCacheBytes ?? 16 * 1024 * 1024,
   });
   const server = await listen(app, 0, "127.0.0.1");
   const stop = async () => {

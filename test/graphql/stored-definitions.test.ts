@@ -8,7 +8,8 @@ import { createGrant } from "../../src/domain/grants.js";
 import { DefinitionCache } from "../../src/graphql/stored-definitions.js";
 import { paths } from "../api/grants/support.js";
 import { definitionFor } from "../fixtures/definitions/index.js";
-import { describeEachDatabase } from "../helpers/service.js";
+import { scrape, valueOf } from "../helpers/metrics.js";
+import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type World } from "../helpers/world.js";
 import { startCountingService, type CountingService } from "./counting-service.js";
 
@@ -130,6 +131,40 @@ describeEachDatabase("TOOLGATE_DEFINITION_CACHE_MB=0", (provider) => {
       answers.push(text);
     }
     expect(new Set(answers).size).toBe(1);
+  });
+});
+
+describeEachDatabase("the definition cache on /metrics", (provider) => {
+  let service: TestService;
+  let world: World;
+
+  beforeAll(async () => {
+    service = await startTestService(provider);
+    world = await createWorld(service);
+  });
+  afterAll(() => service?.stopAndDrop());
+
+  async function cacheMetrics() {
+    const { samples } = await scrape(service.metricsUrl);
+    const count = (outcome: string) => valueOf(samples, "toolgate_definition_cache_lookups_total", { outcome }) ?? 0;
+    return { hit: count("hit"), miss: count("miss"), bytes: valueOf(samples, "toolgate_definition_cache_bytes") ?? 0 };
+  }
+
+  it("counts a release's first read as a miss and the next as a hit, and holds its text's bytes", async () => {
+    const release = await world.publish(world.owner, `counted-${provider}`, "1.0.0");
+    const stored = await service.db.toolRelease.findUniqueOrThrow({ where: { id: release.id }, select: { definition: true } });
+    const before = await cacheMetrics();
+    // Another path each time, so that the read cache does not answer the second read.
+    expect((await world.owner.http.get(`/v1/tool-releases/${release.id}`)).status).toBe(200);
+    const afterFirst = await cacheMetrics();
+    expect((await world.owner.http.get(`/v1/tool-releases/${release.id}?second`)).status).toBe(200);
+    const afterSecond = await cacheMetrics();
+
+    expect(afterFirst.miss - before.miss).toBe(1);
+    expect(afterFirst.hit - before.hit).toBe(0);
+    expect(afterSecond.hit - afterFirst.hit).toBe(1);
+    expect(afterSecond.miss - afterFirst.miss).toBe(0);
+    expect(afterFirst.bytes - before.bytes).toBe(Buffer.byteLength(stored.definition, "utf8"));
   });
 });
 

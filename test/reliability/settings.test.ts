@@ -47,8 +47,8 @@ describe("database, shutdown and memory settings", () => {
 });
 
 describe("definition cache setting", () => {
-  it("defaults to 16 MiB, reads TOOLGATE_DEFINITION_CACHE_MB (0: off) and refuses a negative or non-numeric size", () => {
-    expect(loadConfig({}).definitionCacheBytes).toBe(16 * 1024 * 1024);
+  it("defaults to 24 MiB, reads TOOLGATE_DEFINITION_CACHE_MB (0: off) and refuses a negative or non-numeric size", () => {
+    expect(loadConfig({}).definitionCacheBytes).toBe(24 * 1024 * 1024);
     expect(loadConfig({ TOOLGATE_DEFINITION_CACHE_MB: "48" }).definitionCacheBytes).toBe(48 * 1024 * 1024);
     expect(loadConfig({ TOOLGATE_DEFINITION_CACHE_MB: "0" }).definitionCacheBytes).toBe(0);
     expect(() => loadConfig({ TOOLGATE_DEFINITION_CACHE_MB: "-1" })).toThrow(/TOOLGATE_DEFINITION_CACHE_MB: must be 0 \(off\) or more/);
