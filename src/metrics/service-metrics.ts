@@ -12,6 +12,11 @@ const DB_QUERY_DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005
 export type ReadCacheOutcome = "hit" | "miss" | "uncacheable";
 
 /** What the read cache reports (src/http/api/read-cache.ts). */
+interface CacheStats {
+  lookups: Record<string, number>;
+  bytes: number;
+}
+
 /** What the definition cache did: digests found in memory (hit) or read from the database (miss), and the text it holds. */
 export interface DefinitionCacheStats {
   lookups: { hit: number; miss: number };
@@ -108,10 +113,11 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
       },
     });
 
-  const watchReadCache = (read: () => ReadCacheStats) => {
+  /** A cache's lookups by outcome and the memory it holds, both read from the cache at each scrape. */
+  const watchCache = (metrics: { lookups: string; bytes: string }, help: { lookups: string; bytes: string }, read: () => CacheStats) => {
     new Counter({
-      name: "toolgate_read_cache_lookups_total",
-      help: "Reads by what the read cache did: hit (answered from memory, or shared with the same read already running at the same data version), miss (executed; kept when a query answered without errors), uncacheable (not looked up: a /v1 write, a GraphQL document opening with a mutation or subscription, an administrator, the cache off, the database unreachable).",
+      name: metrics.lookups,
+      help: help.lookups,
       labelNames: ["outcome"],
       registers: [registry],
       collect() {
@@ -120,8 +126,8 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
       },
     });
     new Gauge({
-      name: "toolgate_read_cache_bytes",
-      help: "Memory held by the read cache's answers, their bytes and keys (TOOLGATE_READ_CACHE_MB bounds it).",
+      name: metrics.bytes,
+      help: help.bytes,
       registers: [registry],
       collect() {
         this.set(read().bytes);
@@ -129,26 +135,27 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
     });
   };
 
-  const watchDefinitionCache = (read: () => DefinitionCacheStats) => {
-    new Counter({
-      name: "toolgate_definition_cache_lookups_total",
-      help: "Stored definitions a read needed, by where they came from: hit (the text was in memory) or miss (read from the database, with the request's other misses in one statement).",
-      labelNames: ["outcome"],
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [outcome, count] of Object.entries(read().lookups)) this.inc({ outcome }, count);
+  const watchReadCache = (read: () => ReadCacheStats) =>
+    watchCache(
+      { lookups: "toolgate_read_cache_lookups_total", bytes: "toolgate_read_cache_bytes" },
+      {
+        lookups:
+          "Reads by what the read cache did: hit (answered from memory, or shared with the same read already running at the same data version), miss (executed; kept when a query answered without errors), uncacheable (not looked up: a /v1 write, a GraphQL document opening with a mutation or subscription, an administrator, the cache off, the database unreachable).",
+        bytes: "Memory held by the read cache's answers, their bytes and keys (TOOLGATE_READ_CACHE_MB bounds it).",
       },
-    });
-    new Gauge({
-      name: "toolgate_definition_cache_bytes",
-      help: "Stored definition text held in memory (TOOLGATE_DEFINITION_CACHE_MB bounds it).",
-      registers: [registry],
-      collect() {
-        this.set(read().bytes);
+      read,
+    );
+
+  const watchDefinitionCache = (read: () => DefinitionCacheStats) =>
+    watchCache(
+      { lookups: "toolgate_definition_cache_lookups_total", bytes: "toolgate_definition_cache_bytes" },
+      {
+        lookups:
+          "Stored definitions a read needed, by where they came from: hit (the text was in memory) or miss (read from the database, with the request's other misses in one statement).",
+        bytes: "Stored definition text held in memory (TOOLGATE_DEFINITION_CACHE_MB bounds it).",
       },
-    });
-  };
+      read,
+    );
 
   const webhookAttempts = new Counter({
     name: "toolgate_webhook_deliveries_total",

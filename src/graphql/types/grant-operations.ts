@@ -1,8 +1,7 @@
 // Grant operations: get, create, delete and restore (REST operations 2, 4, 5, 6).
 // Resolvers only call the domain; grants come back through the field's Prisma `query`, so nested
 // `release { owner }` selections load in the same Prisma query.
-import { findFirstPlanned } from "../../db/client.js";
-import type { Database } from "../../db/client.js";
+import { findFirstPlanned, type Database } from "../../db/client.js";
 import { createGrant, deleteGrant, findGrant, restoreGrant } from "../../domain/grants.js";
 import type { ReleaseSelectorType as ReleaseSelectorTypeWord } from "../../domain/grant-release-selector.js";
 import { builder } from "../builder.js";

@@ -1,8 +1,7 @@
 // Tool release operations (REST operations 8-10): read one release, de-publish it, restore it.
 // Listing an account's releases (operation 7) is the Account.toolReleaseList field.
-import { findFirstPlanned } from "../../db/client.js";
 import { depublishRelease, findRelease, restoreRelease } from "../../domain/releases.js";
-import type { Database } from "../../db/client.js";
+import { findFirstPlanned, type Database } from "../../db/client.js";
 import { builder } from "../builder.js";
 
 /** Reads a release back with the caller's selection after the domain changed it. */
