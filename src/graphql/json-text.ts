@@ -3,8 +3,15 @@
 // serializer (a /graphql response, an event) meets `toJSON` and gets the parsed value.
 
 export class JsonText {
-  /** @param utf8 the value's JSON text, never written to */
-  constructor(readonly utf8: Uint8Array) {}
+  /**
+   * @param utf8 the value's JSON text, never written to
+   * @param identity what determines those bytes (equal identities, equal bytes), when known: a REST
+   *   body's ETag hashes it instead of the bytes (src/http/rest/json-body.ts)
+   */
+  constructor(
+    readonly utf8: Uint8Array,
+    readonly identity?: string,
+  ) {}
 
   /** The value itself: parsed at each call, so that nothing beyond the bytes is kept. */
   toJSON(): unknown {

@@ -105,7 +105,7 @@ export function releaseDefinition(release: DefinedRelease, context: Context): Mi
 
 /** The whole definition as its stored text. */
 export function wholeDefinition(release: DefinedRelease, context: Context): JsonText | Promise<JsonText> {
-  return mapMaybePromise(storedDefinitionOf(release, context), (stored) => new JsonText(stored.utf8));
+  return mapMaybePromise(storedDefinitionOf(release, context), (stored) => new JsonText(stored.utf8, release.metadataDigest));
 }
 
 /** The presented surface (`scope.value.presented`): its part of the stored text, or the value when the text has no such part. */
@@ -113,6 +113,6 @@ export function releasePresentedSurface(release: DefinedRelease, context: Contex
   return mapMaybePromise(storedDefinitionOf(release, context), (stored) => {
     if (stored.presented === undefined) stored.presented = presentedRange(stored.utf8);
     if (stored.presented === null) return presentedSurface(parsed(stored.utf8));
-    return new JsonText(stored.utf8.subarray(stored.presented.start, stored.presented.end));
+    return new JsonText(stored.utf8.subarray(stored.presented.start, stored.presented.end), `${release.metadataDigest}#presented`);
   });
 }

@@ -4,14 +4,14 @@
 // bytes stay known to the representation step (docs/performance.md).
 const bodies = new WeakMap<Response, KnownBody>();
 
-/** A body in hand: its bytes and, when already computed, their SHA-256 (base64url). */
+/** A body in hand: its bytes and, when already computed, the hash its ETag carries (etag.ts). */
 export interface KnownBody {
   bytes: Uint8Array;
-  sha256?: string | undefined;
+  tag?: string | undefined;
 }
 
 /** A Response whose body is `bytes`, not copied. */
-export function byteResponse(bytes: Uint8Array, init: ResponseInit, sha256?: string): Response {
+export function byteResponse(bytes: Uint8Array, init: ResponseInit, tag?: string): Response {
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       if (bytes.byteLength > 0) controller.enqueue(bytes);
@@ -19,7 +19,7 @@ export function byteResponse(bytes: Uint8Array, init: ResponseInit, sha256?: str
     },
   });
   const response = new Response(body, init);
-  bodies.set(response, { bytes, sha256 });
+  bodies.set(response, { bytes, tag });
   return response;
 }
 

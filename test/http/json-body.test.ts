@@ -1,9 +1,12 @@
 // REST bodies are what JSON.stringify writes, with stored JSON texts copied in as their bytes.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { JsonText } from "../../src/graphql/json-text.js";
 import { encodeJsonBody } from "../../src/http/rest/json-body.js";
 
-const textOf = (value: unknown) => encodeJsonBody(value).toString("utf8");
+const textOf = (value: unknown) => encodeJsonBody(value).bytes.toString("utf8");
+const tagOf = (value: unknown) => encodeJsonBody(value).tag;
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64url");
 const stored = (text: string) => new JsonText(Buffer.from(text, "utf8"));
 
 const definition = (name: string) => ({ name, commands: [{ path: ["run"], doc: 'Runs "it" \u2028 now' }], flags: { verbose: true, level: 3.5 } });
@@ -45,5 +48,31 @@ describe("encodeJsonBody", () => {
   it("gives a stored text to any other serializer as its parsed value", () => {
     const text = stored('{"b":[1,"\u00e9"],"a":null}');
     expect(JSON.stringify({ definition: text })).toBe('{"definition":{"b":[1,"\u00e9"],"a":null}}');
+  });
+
+  describe("its ETag hash", () => {
+    const identified = (text: string, identity: string) => new JsonText(Buffer.from(text, "utf8"), identity);
+
+    it("is the SHA-256 of the bytes when no stored text has an identity", () => {
+      for (const value of [{ a: "caf\u00e9", b: [1, null] }, { definition: stored('{"x":1}'), around: "text" }, []]) {
+        const { bytes, tag } = encodeJsonBody(value);
+        expect(tag).toBe(sha256(bytes));
+      }
+    });
+
+    it("is equal for equal bodies and differs when the text around, or a stored text's identity, differs", () => {
+      const body = (identity: string, name: string) => ({
+        grants: [{ name, definition: identified('{"spliced":1}', identity) }, { definition: identified('{"b":2}', "b") }],
+      });
+      expect(tagOf(body("a", "first"))).toBe(tagOf(body("a", "first")));
+      const tags = [tagOf(body("a", "first")), tagOf(body("c", "first")), tagOf(body("a", "other")), tagOf({ grants: [] })];
+      expect(new Set(tags).size).toBe(tags.length);
+    });
+
+    it("cannot be met by text that spells an identity out", () => {
+      const spliced = { before: identified('{"x":1}', "sha256:abc") };
+      const spelled = encodeJsonBody({ before: "\u0000sha256:abc\u0000" });
+      expect(encodeJsonBody(spliced).tag).not.toBe(spelled.tag);
+    });
   });
 });

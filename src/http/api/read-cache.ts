@@ -21,8 +21,8 @@ interface Answer {
   status: number;
   headers: [string, string][];
   bytes: Uint8Array;
-  /** The SHA-256 of the bytes (base64url), for the ETag: computed once per answer. */
-  sha256: string;
+  /** The hash its ETag carries (src/http/pipeline/etag.ts): computed once per answer. */
+  tag: string;
   /** The GraphQL operation it ran, for the request metrics. */
   operationName: string | undefined;
 }
@@ -106,7 +106,7 @@ export class ReadCache {
   #replay(answer: Answer, context: Context): Response {
     this.#lookups.hit += 1;
     context.answer.operationName = answer.operationName;
-    return byteResponse(answer.bytes, { status: answer.status, headers: answer.headers }, answer.sha256);
+    return byteResponse(answer.bytes, { status: answer.status, headers: answer.headers }, answer.tag);
   }
 
   /** Runs the handler; its answer may be kept when the executor said so (context.answer) and it is a 200. */
@@ -123,10 +123,10 @@ export class ReadCache {
       status: response.status,
       headers: [...response.headers],
       bytes,
-      sha256: known?.sha256 ?? sha256Base64url(bytes),
+      tag: known?.tag ?? sha256Base64url(bytes),
       operationName: context.answer.operationName,
     };
-    return { response: byteResponse(bytes, { status: answer.status, headers: answer.headers }, answer.sha256), answer };
+    return { response: byteResponse(bytes, { status: answer.status, headers: answer.headers }, answer.tag), answer };
   }
 
   async #uncacheable(handle: () => Promise<Response> | Response): Promise<Response> {

@@ -86,7 +86,7 @@ export function apiReferencePages(routes: readonly RestRoute[]): Page[] {
   const documentJson = JSON.stringify(document);
   const version = (document.info as { version: string }).version;
   const index = JSON.stringify({ name: "toolgate", version, links: LINKS });
-  let bundle: Promise<{ bytes: Uint8Array; sha256: string }> | undefined;
+  let bundle: Promise<{ bytes: Uint8Array; tag: string }> | undefined;
   return [
     { path: "/", handle: async () => html(landingPage(version, LINKS)) },
     { path: "/v1", handle: async () => new Response(index, { headers: { "content-type": "application/json", "cache-control": REVALIDATE } }) },
@@ -96,9 +96,9 @@ export function apiReferencePages(routes: readonly RestRoute[]): Page[] {
       path: SCALAR_BUNDLE_PATH,
       handle: async () => {
         // The same bytes every time: hashed for its ETag once.
-        bundle ??= readScalarBundle(SCALAR_BUNDLE).then((bytes) => ({ bytes, sha256: sha256Base64url(bytes) }));
-        const { bytes, sha256 } = await bundle;
-        return byteResponse(bytes, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } }, sha256);
+        bundle ??= readScalarBundle(SCALAR_BUNDLE).then((bytes) => ({ bytes, tag: sha256Base64url(bytes) }));
+        const { bytes, tag } = await bundle;
+        return byteResponse(bytes, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE } }, tag);
       },
     },
     { path: FAVICON_PATH, handle: async () => faviconResponse() },

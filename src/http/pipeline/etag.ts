@@ -5,12 +5,13 @@ import { createHash } from "node:crypto";
 export const sha256Base64url = (body: Uint8Array) => createHash("sha256").update(body).digest("base64url");
 
 /**
- * A strong ETag: the SHA-256 of the uncoded body (`sha256`, when the caller has it already), suffixed
- * with the content coding when the body is sent compressed, since a gzip and an identity body are
- * different representations (RFC 9110 8.8.3.3).
+ * A strong ETag: the SHA-256 of the uncoded body, or `tag` when its maker has one already (a REST
+ * body's is taken over its pieces: src/http/rest/json-body.ts), suffixed with the content coding
+ * when the body is sent compressed, since a gzip and an identity body are different representations
+ * (RFC 9110 8.8.3.3).
  */
-export function strongETag(body: Uint8Array, contentCoding?: string, sha256?: string): string {
-  const hash = sha256 ?? sha256Base64url(body);
+export function strongETag(body: Uint8Array, contentCoding?: string, tag?: string): string {
+  const hash = tag ?? sha256Base64url(body);
   return `"${contentCoding ? `${hash}-${contentCoding}` : hash}"`;
 }
 

@@ -43,7 +43,7 @@ function createRepresentation(): Represent {
     const known = knownBodyOf(response);
     const body = (known?.bytes ?? new Uint8Array(await response.arrayBuffer())) as Uint8Array<ArrayBuffer>;
     const used = coding && body.byteLength >= MIN_COMPRESSED_BYTES ? coding : undefined;
-    const etag = strongETag(body, used, known?.sha256);
+    const etag = strongETag(body, used, known?.tag);
     const headers = new Headers(response.headers);
     headers.set("etag", etag);
     // Pages that are the same for everyone say so themselves (api-reference.ts).

@@ -51,7 +51,8 @@ export async function runRoute(schema: GraphQLSchema, prepared: PreparedRoute, r
     const { status } = prepared.route.contract.success;
     if (responseBody === undefined) return new Response(null, { status });
     // Bytes, not a string: undici would scan a string body for lone surrogates and encode it again.
-    return byteResponse(encodeJsonBody(responseBody), { status, headers: { "content-type": "application/json" } });
+    const encoded = encodeJsonBody(responseBody);
+    return byteResponse(encoded.bytes, { status, headers: { "content-type": "application/json" } }, encoded.tag);
   } catch (error) {
     return errorResponse(maskError(error, onUnexpected));
   }

@@ -1,5 +1,8 @@
 // A REST body's UTF-8 bytes: what JSON.stringify writes, except that each stored JSON text
-// (JsonText) is copied in as its bytes rather than parsed and serialized again.
+// (JsonText) is copied in as its bytes rather than parsed and serialized again. Its ETag's hash is
+// taken over the same pieces, a stored text with an identity standing for its bytes: a list of 50
+// grant views is 1.4 MB of stored text, whose SHA-256 would cost ~9 % of the list.
+import { createHash } from "node:crypto";
 import { JsonText } from "../../graphql/json-text.js";
 
 type Piece = string | JsonText;
@@ -49,12 +52,38 @@ function jsonPieces(value: unknown): Piece[] {
   return pieces;
 }
 
-/**
- * The body's bytes, each piece encoded (or copied) in place: joining 1.4 MB of pieces into one string
- * first makes V8 flatten it before encoding it.
- */
-export function encodeJsonBody(value: unknown): Buffer {
+export interface EncodedBody {
+  bytes: Buffer;
+  /**
+   * The SHA-256 (base64url) of the body's pieces: of its bytes when it holds no stored text with an
+   * identity, else of the text between those and, NUL-delimited, their identities. Equal bodies get
+   * equal tags and different bodies different ones (JSON text holds no raw NUL), which is what a
+   * strong ETag needs; it is not the hash of the bytes.
+   */
+  tag: string;
+}
+
+/** The body's bytes and ETag hash. */
+export function encodeJsonBody(value: unknown): EncodedBody {
   const pieces = jsonPieces(value);
+  return { bytes: bodyBytes(pieces), tag: piecesTag(pieces) };
+}
+
+function piecesTag(pieces: readonly Piece[]): string {
+  const hash = createHash("sha256");
+  for (const piece of pieces) {
+    if (typeof piece === "string") hash.update(piece, "utf8");
+    else if (piece.identity === undefined) hash.update(piece.utf8);
+    else hash.update(`\0${piece.identity}\0`, "utf8");
+  }
+  return hash.digest("base64url");
+}
+
+/**
+ * Each piece encoded (or copied) in place: joining 1.4 MB of pieces into one string first makes V8
+ * flatten it before encoding it.
+ */
+function bodyBytes(pieces: readonly Piece[]): Buffer {
   if (pieces.length === 1) return Buffer.from(pieces[0] as string, "utf8");
   let length = 0;
   for (const piece of pieces) length += typeof piece === "string" ? Buffer.byteLength(piece, "utf8") : piece.utf8.byteLength;
