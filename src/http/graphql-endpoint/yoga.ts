@@ -23,6 +23,7 @@ import { useOperationNameNote } from "./plugins/operation-name-note.js";
 import { usePersistedQueries } from "./plugins/persisted-queries.js";
 import { useBodyReadOnce, type BodyServerContext } from "./plugins/read-body-once.js";
 import { useNegotiatedResponseMediaType } from "./plugins/response-media-type.js";
+import { useSharedSubscriptionExecution } from "./plugins/shared-subscription-execution.js";
 import { useUnexpectedErrorsLogged } from "./plugins/unexpected-errors.js";
 import { useDisabledIntrospection, useListArgumentLimit } from "./plugins/validation-rules.js";
 
@@ -76,6 +77,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       useOperationNameNote(),
       useAnswerableNote(),
       useUnexpectedErrorsLogged(),
+      useSharedSubscriptionExecution(),
     ],
     // The page is rendered once (graphiql.ts); Yoga asks for it on every GET that accepts text/html.
     renderGraphiQL: graphiqlPage,
