@@ -13,6 +13,7 @@ import { definitionTextsOf } from "../db/client.js";
 import type { DefinitionCacheStats } from "../metrics/service-metrics.js";
 import type { ToolRelease } from "../db/generated/sqlite/client.js";
 import { presentedSurface, type MiddlewareDefinition, type PresentedSurface } from "../domain/definitions/index.js";
+import { presentedRange } from "../domain/definitions/presented-range.js";
 import type { Context } from "./context.js";
 import { JsonText } from "./json-text.js";
 
@@ -65,16 +66,6 @@ export class DefinitionCache {
 }
 
 const parsed = (utf8: Buffer) => JSON.parse(utf8.toString("utf8")) as MiddlewareDefinition;
-
-/** The byte range of the presented surface's serialization in the stored text, if it is there. */
-function presentedRange(utf8: Buffer): { start: number; end: number } | null {
-  const text = utf8.toString("utf8");
-  const presented = JSON.stringify(presentedSurface(JSON.parse(text) as MiddlewareDefinition));
-  const start = text.indexOf(presented);
-  if (start < 0) return null;
-  const byteStart = Buffer.byteLength(text.slice(0, start), "utf8");
-  return { start: byteStart, end: byteStart + Buffer.byteLength(presented, "utf8") };
-}
 
 /** One statement for every definition a request misses, however many fields ask. */
 const textLoaderOf = createContextCache(
