@@ -11,22 +11,22 @@ const DB_QUERY_DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005
 
 export type ReadCacheOutcome = "hit" | "miss" | "uncacheable";
 
-/** What the read cache reports (src/http/api/read-cache.ts). */
-interface CacheStats {
-  lookups: Record<string, number>;
+interface MetricName {
+  name: string;
+  help: string;
+}
+
+/** A cache's lookups by outcome and the memory it holds. */
+interface CacheStats<Outcome extends string> {
+  lookups: Record<Outcome, number>;
   bytes: number;
 }
+
+/** What the read cache reports (src/http/api/read-cache.ts). */
+export type ReadCacheStats = CacheStats<ReadCacheOutcome>;
 
 /** What the definition cache did: digests found in memory (hit) or read from the database (miss), and the text it holds. */
-export interface DefinitionCacheStats {
-  lookups: { hit: number; miss: number };
-  bytes: number;
-}
-
-export interface ReadCacheStats {
-  lookups: Record<ReadCacheOutcome, number>;
-  bytes: number;
-}
+export type DefinitionCacheStats = CacheStats<"hit" | "miss">;
 
 export interface ServiceMetrics {
   requests: RequestMetrics;
@@ -39,6 +39,7 @@ export interface ServiceMetrics {
   observeWebhookAttempt(outcome: "delivered" | "failed", lagSeconds: number | undefined): void;
   /** Reports the read cache's lookups and size at every scrape. */
   watchReadCache(read: () => ReadCacheStats): void;
+  /** Reports the definition cache's lookups and size at every scrape. */
   watchDefinitionCache(read: () => DefinitionCacheStats): void;
   /** The exposition text. */
   scrape(): Promise<string>;
@@ -114,10 +115,9 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
     });
 
   /** A cache's lookups by outcome and the memory it holds, both read from the cache at each scrape. */
-  const watchCache = (metrics: { lookups: string; bytes: string }, help: { lookups: string; bytes: string }, read: () => CacheStats) => {
+  const watchCache = (lookups: MetricName, bytes: MetricName, read: () => CacheStats<string>) => {
     new Counter({
-      name: metrics.lookups,
-      help: help.lookups,
+      ...lookups,
       labelNames: ["outcome"],
       registers: [registry],
       collect() {
@@ -126,8 +126,7 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
       },
     });
     new Gauge({
-      name: metrics.bytes,
-      help: help.bytes,
+      ...bytes,
       registers: [registry],
       collect() {
         this.set(read().bytes);
@@ -137,23 +136,21 @@ export function createServiceMetrics(provider: DatabaseProvider): ServiceMetrics
 
   const watchReadCache = (read: () => ReadCacheStats) =>
     watchCache(
-      { lookups: "toolgate_read_cache_lookups_total", bytes: "toolgate_read_cache_bytes" },
       {
-        lookups:
-          "Reads by what the read cache did: hit (answered from memory, or shared with the same read already running at the same data version), miss (executed; kept when a query answered without errors), uncacheable (not looked up: a /v1 write, a GraphQL document opening with a mutation or subscription, an administrator, the cache off, the database unreachable).",
-        bytes: "Memory held by the read cache's answers, their bytes and keys (TOOLGATE_READ_CACHE_MB bounds it).",
+        name: "toolgate_read_cache_lookups_total",
+        help: "Reads by what the read cache did: hit (answered from memory, or shared with the same read already running at the same data version), miss (executed; kept when a query answered without errors), uncacheable (not looked up: a /v1 write, a GraphQL document opening with a mutation or subscription, an administrator, the cache off, the database unreachable).",
       },
+      { name: "toolgate_read_cache_bytes", help: "Memory held by the read cache's answers, their bytes and keys (TOOLGATE_READ_CACHE_MB bounds it)." },
       read,
     );
 
   const watchDefinitionCache = (read: () => DefinitionCacheStats) =>
     watchCache(
-      { lookups: "toolgate_definition_cache_lookups_total", bytes: "toolgate_definition_cache_bytes" },
       {
-        lookups:
-          "Stored definitions a read needed, by where they came from: hit (the text was in memory) or miss (read from the database, with the request's other misses in one statement).",
-        bytes: "Stored definition text held in memory (TOOLGATE_DEFINITION_CACHE_MB bounds it).",
+        name: "toolgate_definition_cache_lookups_total",
+        help: "Stored definitions a read needed, by where they came from: hit (the text was in memory) or miss (read from the database, with the request's other misses in one statement).",
       },
+      { name: "toolgate_definition_cache_bytes", help: "Stored definition text held in memory (TOOLGATE_DEFINITION_CACHE_MB bounds it)." },
       read,
     );
 
