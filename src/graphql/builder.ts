@@ -12,6 +12,7 @@ import { authScopes, unauthorizedError, type AuthScopes } from "./auth-scopes.js
 import { COMPLEXITY_OPTIONS } from "./complexity.js";
 import type { Context } from "./context.js";
 import { assertListArgumentWithinLimit } from "./list-limits.js";
+import { loadedColumnsPlugin } from "./loaded-columns.js";
 import { PAGE_SIZE } from "./pagination.js";
 import { decodeGlobalIdLeniently, malformedGlobalIdError } from "./global-ids.js";
 import { visibleGlobalIds } from "./node-visibility.js";
@@ -27,8 +28,9 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
-  // Scope-auth first, so its checks run before any other plugin's resolver wrapping.
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, ComplexityPlugin],
+  // Scope-auth first, so its checks run before any other plugin's resolver wrapping; loaded columns
+  // around the Prisma plugin's wrapping (loaded-columns.ts).
+  plugins: [ScopeAuthPlugin, loadedColumnsPlugin, PrismaPlugin, RelayPlugin, ComplexityPlugin],
   scopeAuth: { authScopes, treatErrorsAsUnauthorized: true, unauthorizedError },
   complexity: COMPLEXITY_OPTIONS,
   defaultFieldNullability: false,
