@@ -1,5 +1,6 @@
 // REST bodies are what JSON.stringify writes, with stored JSON texts copied in as their bytes.
 import { createHash } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JsonText } from "../../src/graphql/json-text.js";
 import { encodeJsonBody } from "../../src/http/rest/json-body.js";
@@ -43,6 +44,29 @@ describe("encodeJsonBody", () => {
       ],
     };
     expect(textOf(body)).toBe(JSON.stringify(expected));
+  });
+
+  it("writes what JSON.stringify writes of the parsed values, for any JSON with stored texts anywhere in it", () => {
+    const storedOrPlain = fc.oneof(
+      fc.jsonValue(),
+      fc.jsonValue().map((value) => stored(JSON.stringify(value))),
+    );
+    const body = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, storedOrPlain, fc.array(tie("node")), fc.dictionary(fc.string(), tie("node"))),
+    })).node;
+    const parsedOf = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+    fc.assert(
+      fc.property(body, (value) => {
+        expect(textOf(value)).toBe(JSON.stringify(parsedOf(value)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("keeps text that looks like the stand-ins stored texts are written as", () => {
+    const lookalikes = ["\u0000", "\u0000abc:0\u0000", '"\\u0000x:1\\u0000"', "\u0000".repeat(3)];
+    const body = { lookalikes, definition: stored('{"a":"\\u0000:0\\u0000"}'), after: lookalikes };
+    expect(textOf(body)).toBe(JSON.stringify({ lookalikes, definition: { a: "\u0000:0\u0000" }, after: lookalikes }));
   });
 
   it("gives a stored text to any other serializer as its parsed value", () => {

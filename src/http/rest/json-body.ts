@@ -2,53 +2,37 @@
 // (JsonText) is copied in as its bytes rather than parsed and serialized again. Its ETag's hash is
 // taken over the same pieces, a stored text with an identity standing for its bytes: a list of 50
 // grant views is 1.4 MB of stored text, whose SHA-256 would cost ~9 % of the list.
-import { createHash } from "node:crypto";
-import { JsonText } from "../../graphql/json-text.js";
+import { createHash, randomBytes } from "node:crypto";
+import { stringifyWithStandIns, type JsonText } from "../../graphql/json-text.js";
 
 type Piece = string | JsonText;
 
-/** JSON.stringify's text of `value`, in pieces: the text between stored texts, and each stored text. */
+/**
+ * What a stored text stands as while the body is stringified: NUL, this process's random mark, its
+ * number, NUL. JSON.stringify writes the NULs as `\u0000`, so no value's own text can produce the
+ * written stand-in unless it holds the mark, which never leaves the process.
+ */
+const STAND_IN_MARK = `\u0000${randomBytes(12).toString("hex")}:`;
+const standIn = (index: number) => `${STAND_IN_MARK}${index}\u0000`;
+
+/**
+ * JSON.stringify's text of `value`, in pieces: the text between stored texts, and each stored text.
+ * The text is written by JSON.stringify itself, each stored text as a stand-in that is then cut out.
+ */
 function jsonPieces(value: unknown): Piece[] {
+  const stored: JsonText[] = [];
+  const text = stringifyWithStandIns(value, (text) => standIn(stored.push(text) - 1));
+  if (text === undefined) throw new TypeError("a REST body must be a JSON value");
   const pieces: Piece[] = [];
-  let text = "";
-  /** Writes `member` as JSON.stringify would; false (nothing written) for what it leaves out: undefined, functions, symbols. */
-  const write = (member: unknown, key: string): boolean => {
-    if (member instanceof JsonText) {
-      pieces.push(text, member);
-      text = "";
-      return true;
-    }
-    if (member !== null && typeof member === "object" && typeof (member as { toJSON?: unknown }).toJSON === "function") {
-      member = (member as { toJSON(key: string): unknown }).toJSON(key);
-    }
-    if (member === null || typeof member !== "object") {
-      const leaf = JSON.stringify(member);
-      if (leaf === undefined) return false;
-      text += leaf;
-      return true;
-    }
-    if (Array.isArray(member)) {
-      text += "[";
-      member.forEach((item, index) => {
-        if (index > 0) text += ",";
-        if (!write(item, String(index))) text += "null";
-      });
-      text += "]";
-      return true;
-    }
-    text += "{";
-    let empty = true;
-    for (const [name, item] of Object.entries(member)) {
-      const before = text;
-      text += `${empty ? "" : ","}${JSON.stringify(name)}:`;
-      if (write(item, name)) empty = false;
-      else text = before;
-    }
-    text += "}";
-    return true;
-  };
-  if (!write(value, "")) throw new TypeError("a REST body must be a JSON value");
-  pieces.push(text);
+  let from = 0;
+  stored.forEach((storedText, index) => {
+    const written = JSON.stringify(standIn(index));
+    const at = text.indexOf(written, from);
+    if (at < 0) throw new Error(`stored text ${index} is missing from the body it was written into`);
+    pieces.push(text.slice(from, at), storedText);
+    from = at + written.length;
+  });
+  pieces.push(from === 0 ? text : text.slice(from));
   return pieces;
 }
 
