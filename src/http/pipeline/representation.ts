@@ -74,21 +74,20 @@ function createRepresentation(): Represent {
     // Not ours to buffer: it may be a stream that never reaches 1 KiB (an event stream, say).
     if (!compressible) return new Response(request.method === "HEAD" ? null : cancelledWhenAbandoned(response.body, request.signal), init);
     const { prefix, complete, rest } = await readPrefix(response.body, MIN_COMPRESSED_BYTES);
-    if (complete || !coding) {
-      if (complete) headers.set("content-length", String(prefix.byteLength));
-      if (request.method === "HEAD") {
-        await rest.cancel();
-        return new Response(null, init);
-      }
-      return new Response(rest, init);
+    if (complete) {
+      headers.set("content-length", String(prefix.byteLength));
+      // Whole (a GraphQL answer over POST, an error): a body in hand, written in one go (node-response.ts).
+      return request.method === "HEAD" ? new Response(null, init) : byteResponse(prefix, init);
     }
-    headers.set("content-encoding", coding);
-    headers.delete("content-length");
+    if (coding) {
+      headers.set("content-encoding", coding);
+      headers.delete("content-length");
+    }
     if (request.method === "HEAD") {
-      await rest.cancel();
+      await rest().cancel();
       return new Response(null, init);
     }
-    return new Response(rest.pipeThrough(compressionStream(coding)), init);
+    return new Response(coding ? rest().pipeThrough(compressionStream(coding)) : rest(), init);
   };
 
   return async (request, response) => {
@@ -112,13 +111,13 @@ const variesByAcceptEncoding = (response: Response) =>
   (response.headers.get("vary") ?? "").split(",").some((name) => name.trim().toLowerCase() === "accept-encoding");
 
 /**
- * Reads `body` until `bytes` bytes or its end, and gives back a stream that replays what was read
- * and then the rest; `complete` when the end came first, `prefix` then being the whole body.
+ * Reads `body` until `bytes` bytes or its end; `complete` when the end came first, `prefix` then
+ * being the whole body. `rest()` gives back a stream that replays what was read and then the rest.
  */
 async function readPrefix(
   body: ReadableStream<Uint8Array>,
   bytes: number,
-): Promise<{ prefix: Uint8Array; complete: boolean; rest: ReadableStream<Uint8Array> }> {
+): Promise<{ prefix: Uint8Array; complete: boolean; rest: () => ReadableStream<Uint8Array> }> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;
@@ -134,17 +133,18 @@ async function readPrefix(
   }
   // One chunk (a body in hand, byte-body.ts) is not copied: it may be megabytes, sent to many at once.
   const prefix = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
-  const rest = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (length > 0) controller.enqueue(new Uint8Array(prefix.buffer, prefix.byteOffset, prefix.byteLength));
-      if (complete) controller.close();
-    },
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
+  const rest = () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (length > 0) controller.enqueue(new Uint8Array(prefix.buffer, prefix.byteOffset, prefix.byteLength));
+        if (complete) controller.close();
+      },
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
   return { prefix, complete, rest };
 }

@@ -3,11 +3,12 @@
 // period cut whatever is left, so a stop is always bounded.
 import { createServer, type ServerResponse, type Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
-import { createServerAdapter } from "@whatwg-node/server";
+import { createServerAdapter, handleErrorFromRequestHandler } from "@whatwg-node/server";
 import type { FetchHandler } from "../app.js";
 import type { NodeFastPath } from "../ops/health-fast-path.js";
 import type { MethodRefusal } from "../api/method-refusal.js";
 import { guardNodeServer } from "./node-guards.js";
+import { sendResponse } from "./node-response.js";
 
 export interface RunningServer {
   server: Server;
@@ -59,7 +60,12 @@ export async function listen(
     response.once("close", () => unanswered.delete(response));
     if (draining) response.shouldKeepAlive = false;
     if (handler.answerDirectly?.(request, response)) return;
-    void adapter(request, response);
+    // The adapter's own listener, but for how the answer is written (node-response.ts).
+    void Promise.resolve()
+      .then(() => adapter.handleNodeRequestAndResponse(request, response, { req: request, res: response } as object))
+      .catch((error: unknown) => handleErrorFromRequestHandler(error, Response))
+      .then((answer) => sendResponse(answer, response, request))
+      .catch((error: unknown) => console.error(`Unexpected error while answering a request: ${(error as Error)?.message ?? String(error)}`));
   });
   guardNodeServer(server, handler.refuseMethod);
   // Longer than the idle timeouts of clients and load balancers (undici 4 s, AWS ALB 60 s): the side
