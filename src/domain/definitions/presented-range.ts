@@ -169,8 +169,7 @@ class Scanner {
     const first = bytes[start] === 0x2d ? start + 1 : start;
     const digits = end - first;
     if (digits < 1 || digits > 15 || (bytes[first] === DIGIT_0 && (digits > 1 || first > start))) return false;
-    for (let index = first; index < end; index++) if (bytes[index]! < DIGIT_0 || bytes[index]! > DIGIT_9) return false;
-    return true;
+    return this.digitsOnly(first, end);
   }
 
   private array(at: number): number {

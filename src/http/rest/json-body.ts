@@ -14,6 +14,9 @@ type Piece = string | JsonText;
  */
 const STAND_IN_MARK = `\u0000${randomBytes(12).toString("hex")}:`;
 const standIn = (index: number) => `${STAND_IN_MARK}${index}\u0000`;
+/** How JSON.stringify writes `standIn(index)`: the mark is hex and the number digits, so only the NULs are escaped. */
+const WRITTEN_MARK = JSON.stringify(STAND_IN_MARK).slice(0, -1);
+const writtenStandIn = (index: number) => `${WRITTEN_MARK}${index}\\u0000"`;
 
 /**
  * JSON.stringify's text of `value`, in pieces: the text between stored texts, and each stored text.
@@ -26,7 +29,7 @@ function jsonPieces(value: unknown): Piece[] {
   const pieces: Piece[] = [];
   let from = 0;
   stored.forEach((storedText, index) => {
-    const written = JSON.stringify(standIn(index));
+    const written = writtenStandIn(index);
     const at = text.indexOf(written, from);
     if (at < 0) throw new Error(`stored text ${index} is missing from the body it was written into`);
     pieces.push(text.slice(from, at), storedText);
