@@ -12,7 +12,7 @@ import { authScopes, unauthorizedError, type AuthScopes } from "./auth-scopes.js
 import { COMPLEXITY_OPTIONS } from "./complexity.js";
 import type { Context } from "./context.js";
 import { assertListArgumentWithinLimit } from "./list-limits.js";
-import { loadedColumnsPlugin } from "./loaded-columns.js";
+import { loadedFieldsPlugin } from "./loaded-fields.js";
 import { PAGE_SIZE } from "./pagination.js";
 import { decodeGlobalIdLeniently, malformedGlobalIdError } from "./global-ids.js";
 import { visibleGlobalIds } from "./node-visibility.js";
@@ -29,8 +29,8 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // Scope-auth first, so its checks run before any other plugin's resolver wrapping; loaded columns
-  // around the Prisma plugin's wrapping (loaded-columns.ts).
-  plugins: [ScopeAuthPlugin, loadedColumnsPlugin, PrismaPlugin, RelayPlugin, ComplexityPlugin],
+  // around the Prisma plugin's wrapping (loaded-fields.ts).
+  plugins: [ScopeAuthPlugin, loadedFieldsPlugin, PrismaPlugin, RelayPlugin, ComplexityPlugin],
   scopeAuth: { authScopes, treatErrorsAsUnauthorized: true, unauthorizedError },
   complexity: COMPLEXITY_OPTIONS,
   defaultFieldNullability: false,

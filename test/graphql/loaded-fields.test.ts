@@ -1,10 +1,11 @@
-// A model type's column fields answer from the row when it carries their columns, without the Prisma
-// plugin's per-row selection-mapping lookup, and leave a row without them to the Prisma plugin. The
+// A model type's column fields answer from the row when it carries their columns, and its to-one
+// relations when it carries the related row and nothing selected below asks for a mapping, without the
+// Prisma plugin's per-row selection-mapping lookup; anything else goes to the Prisma plugin. The
 // answers over HTTP are the conformance suites'; here the schema's own resolvers are called with a
 // context that holds only the reader (no database, no mappings), so any lookup or fallback load would fail.
-import type { GraphQLField, GraphQLObjectType, GraphQLResolveInfo } from "graphql";
+import { Kind, parse, visit, type FieldNode, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo } from "graphql";
 import { describe, expect, it } from "vitest";
-import { carriesColumns, ownColumnsOf } from "../../src/graphql/loaded-columns.js";
+import { carriesColumns, ownColumnsOf } from "../../src/graphql/loaded-fields.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 
 describe("ownColumnsOf", () => {
@@ -80,5 +81,54 @@ describe("column fields of the schema's model types", () => {
       // database and no resolve info in hand, that fails, which an answer from the row would not.
       await expect((async () => field.resolve!(row, {}, context, infoFor(type, field)))(), `${type.name}.${field.name}`).rejects.toThrow();
     }
+  });
+});
+
+describe("to-one relations of the schema's model types", () => {
+  const schema = buildSchema();
+  const grantType = schema.getType("Grant") as GraphQLObjectType;
+  const release = grantType.getFields().release!;
+  const RELEASE_ROW = { id: "b0d1c2e3-0000-4000-8000-000000000001", name: "git-lite", version: "1.2.3", owner: { id: "a", name: "Ada" } };
+  const context = { actor: () => ({ id: "a", admin: false }) };
+
+  /** Resolve info for `Grant.release` as selected in `query` (its first `release` field). */
+  function infoFor(query: string): GraphQLResolveInfo {
+    const document = parse(query);
+    let releaseNode: FieldNode | undefined;
+    visit(document, { Field: (node) => void (node.name.value === "release" && (releaseNode ??= node)) });
+    const fragments = Object.fromEntries(
+      document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION).map((fragment) => [fragment.name.value, fragment]),
+    );
+    return {
+      fieldName: "release",
+      fieldNodes: [releaseNode!],
+      parentType: grantType,
+      returnType: release.type,
+      fragments,
+      path: { prev: { prev: undefined, key: "grant", typename: "Query" }, key: "release", typename: "Grant" },
+    } as unknown as GraphQLResolveInfo;
+  }
+  const resolve = (row: object, query: string) => (async () => release.resolve!(row, {}, context, infoFor(query)))();
+
+  it.each([
+    ["columns and a to-one relation below", "{ grant { release { name version owner { name } } } }"],
+    ["fragments and __typename", "{ grant { release { ...R } } } fragment R on ToolRelease { __typename name ... on ToolRelease { owner { name } } }"],
+    ["a column field whose value is a plain object", "{ grant { release { source { kind } } } }"],
+  ])("answer a row that carries the related row from the row when the query selects %s", async (_, query) => {
+    const row = { id: "g", release: RELEASE_ROW };
+    await expect(resolve(row, query)).resolves.toBe(RELEASE_ROW);
+  });
+
+  it("answer a related row that is null (a NULL key) as null", async () => {
+    await expect(resolve({ id: "g", release: null }, "{ grant { release { name } } }")).resolves.toBeNull();
+  });
+
+  it.each([
+    ["the row does not carry the related row", { id: "g" }, "{ grant { release { name } } }"],
+    ["a list below it asks for a mapping", { id: "g", release: RELEASE_ROW }, "{ grant { release { name grants(first: 1) { nodes { uuid } } } } }"],
+    ["a relation below it does", { id: "g", release: RELEASE_ROW }, "{ grant { release { owner { toolReleases(first: 1) { nodes { name } } } } } }"],
+  ])("hand it to the Prisma plugin when %s", async (_, row, query) => {
+    // With no database and no mappings in the context, the Prisma plugin fails where an answer from the row would not.
+    await expect(resolve(row, query)).rejects.toThrow();
   });
 });
