@@ -1,7 +1,7 @@
 // Responses made from bytes in hand: the body reads as those bytes, and the bytes stay known
 // (uncopied) only while nobody has read the body.
 import { describe, expect, it } from "vitest";
-import { byteResponse, knownBodyOf } from "../../src/http/byte-body.js";
+import { byteResponse, KnownBody, knownBodyOf } from "../../src/http/byte-body.js";
 
 describe("byteResponse", () => {
   it("answers with the bytes as its body, keeping status and headers", async () => {
@@ -12,6 +12,24 @@ describe("byteResponse", () => {
     expect(knownBodyOf(response)?.bytes).toBe(bytes);
     expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
     expect(knownBodyOf(response)).toBeUndefined();
+  });
+
+  it("answers the chunks of a body in hand, in order, as its body", async () => {
+    const chunks = [Buffer.from('{"a":'), Buffer.from('"caf\u00e9"'), Buffer.from("}")];
+    const response = byteResponse(new KnownBody(chunks, "tag"), { status: 200 });
+    const known = knownBodyOf(response)!;
+    expect(known.chunks).toBe(chunks);
+    expect(known.tag).toBe("tag");
+    expect(known.byteLength).toBe(Buffer.concat(chunks).byteLength);
+    expect(await response.text()).toBe('{"a":"caf\u00e9"}');
+  });
+
+  it("joins the chunks once when asked for the bytes whole", () => {
+    const body = new KnownBody([Buffer.from("ab"), Buffer.from("cd")]);
+    expect(Buffer.from(body.bytes).toString()).toBe("abcd");
+    expect(body.bytes).toBe(body.bytes);
+    const single = Buffer.from("one");
+    expect(new KnownBody([single]).bytes).toBe(single);
   });
 
   it("answers an empty body for no bytes", async () => {

@@ -1,11 +1,11 @@
-// REST bodies are what JSON.stringify writes, with stored JSON texts copied in as their bytes.
+// REST bodies are what JSON.stringify writes, with stored JSON texts standing in them as their own bytes.
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JsonText } from "../../src/graphql/json-text.js";
 import { encodeJsonBody } from "../../src/http/rest/json-body.js";
 
-const textOf = (value: unknown) => encodeJsonBody(value).bytes.toString("utf8");
+const textOf = (value: unknown) => Buffer.from(encodeJsonBody(value).bytes).toString("utf8");
 const tagOf = (value: unknown) => encodeJsonBody(value).tag;
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64url");
 const stored = (text: string) => new JsonText(Buffer.from(text, "utf8"));
@@ -28,7 +28,15 @@ describe("encodeJsonBody", () => {
     for (const value of values) expect(textOf(value)).toBe(JSON.stringify(value));
   });
 
-  it("copies each stored text in place of its value, wherever it appears", () => {
+  it("carries each stored text's own bytes as a chunk of the body, not a copy of them", () => {
+    const first = stored('{"spliced":1}');
+    const body = encodeJsonBody({ grants: [{ definition: first }, { definition: first, name: "caf\u00e9" }] });
+    expect(body.chunks.filter((chunk) => chunk === first.utf8)).toHaveLength(2);
+    expect(body.byteLength).toBe(body.chunks.reduce((length, chunk) => length + chunk.byteLength, 0));
+    expect(Buffer.from(body.bytes).toString("utf8")).toBe('{"grants":[{"definition":{"spliced":1}},{"definition":{"spliced":1},"name":"caf\u00e9"}]}');
+  });
+
+  it("puts each stored text in place of its value, wherever it appears", () => {
     const first = stored('{"spliced":1}');
     const second = stored('{"spliced":"caf\u00e9 \u{1F680}"}');
     const body = {

@@ -1,7 +1,7 @@
 // How an answer reaches node:http: a body in hand is written as it is, without its stream being
 // read; any other body is streamed through as before. Status, headers and bytes are the same either way.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { byteResponse, knownBodyOf } from "../../src/http/byte-body.js";
+import { byteResponse, KnownBody, knownBodyOf } from "../../src/http/byte-body.js";
 import { listen, type RunningServer } from "../../src/http/server/listen.js";
 import { rawRequest } from "../helpers/raw-http.js";
 
@@ -15,6 +15,8 @@ describe("answers written to node:http", () => {
       const path = new URL(request.url).pathname;
       const headers = { "content-type": "application/json", "x-answer": path, "content-length": String(bytes.byteLength) };
       if (path === "/in-hand") return byteResponse(bytes, { status: 201, statusText: "Made", headers });
+      if (path === "/in-chunks")
+        return byteResponse(new KnownBody([bytes.subarray(0, 7), bytes.subarray(7, 5000), bytes.subarray(5000)]), { status: 201, statusText: "Made", headers });
       if (path === "/streamed") {
         const chunks = [bytes.subarray(0, 1000), bytes.subarray(1000)];
         const body = new ReadableStream<Uint8Array>({
@@ -56,6 +58,14 @@ describe("answers written to node:http", () => {
     expect(inHandResponse.bodyUsed).toBe(false);
     expect(knownBodyOf(inHandResponse)?.bytes).toBe(bytes);
     expect(sent.at(-1)!.bodyUsed).toBe(true);
+  });
+
+  it("writes a body in hand that is in chunks as the same bytes, without reading its stream", async () => {
+    const inChunks = await rawRequest(server.url, "GET", "/in-chunks");
+    expect(inChunks.status).toBe(201);
+    expect(inChunks.headers).toMatchObject({ "content-type": "application/json", "x-answer": "/in-chunks", "content-length": String(bytes.byteLength) });
+    expect(inChunks.body.equals(bytes)).toBe(true);
+    expect(sent.at(-1)!.bodyUsed).toBe(false);
   });
 
   it("answers a body-less response and a handler's failure as the server adapter does", async () => {

@@ -13,16 +13,15 @@ import { LRUCache } from "lru-cache";
 import type { DataVersionReader } from "../../db/data-version.js";
 import type { Context } from "../../graphql/context.js";
 import type { ReadCacheOutcome, ReadCacheStats } from "../../metrics/service-metrics.js";
-import { byteResponse, knownBodyOf } from "../byte-body.js";
+import { byteResponse, KnownBody, knownBodyOf } from "../byte-body.js";
 import { sha256Base64url } from "../pipeline/etag.js";
 
 interface Answer {
   version: string;
   status: number;
   headers: [string, string][];
-  bytes: Uint8Array;
-  /** The hash its ETag carries (src/http/pipeline/etag.ts): computed once per answer. */
-  tag: string;
+  /** Its bytes, with the hash its ETag carries (src/http/pipeline/etag.ts) computed once per answer. */
+  body: KnownBody;
   /** The GraphQL operation it ran, for the request metrics. */
   operationName: string | undefined;
 }
@@ -53,7 +52,7 @@ export class ReadCache {
       this.#answers = new LRUCache<string, Answer>({
         maxSize: maxBytes,
         maxEntrySize: Math.floor(maxBytes / MAX_ANSWER_SHARE),
-        sizeCalculation: (answer, key) => answer.bytes.byteLength + key.length + ANSWER_OVERHEAD_BYTES,
+        sizeCalculation: (answer, key) => answer.body.byteLength + key.length + ANSWER_OVERHEAD_BYTES,
       });
     }
   }
@@ -106,7 +105,7 @@ export class ReadCache {
   #replay(answer: Answer, context: Context): Response {
     this.#lookups.hit += 1;
     context.answer.operationName = answer.operationName;
-    return byteResponse(answer.bytes, { status: answer.status, headers: answer.headers }, answer.tag);
+    return byteResponse(answer.body, { status: answer.status, headers: answer.headers });
   }
 
   /** Runs the handler; its answer may be kept when the executor said so (context.answer) and it is a 200. */
@@ -117,16 +116,9 @@ export class ReadCache {
     const response = await handle();
     if (!context.answer.keepable || response.status !== 200) return { response };
     const known = knownBodyOf(response);
-    const bytes = known?.bytes ?? new Uint8Array(await response.arrayBuffer());
-    const answer: Answer = {
-      version,
-      status: response.status,
-      headers: [...response.headers],
-      bytes,
-      tag: known?.tag ?? sha256Base64url(bytes),
-      operationName: context.answer.operationName,
-    };
-    return { response: byteResponse(bytes, { status: answer.status, headers: answer.headers }, answer.tag), answer };
+    const body = known?.tag ? known : tagged(known?.bytes ?? new Uint8Array(await response.arrayBuffer()));
+    const answer: Answer = { version, status: response.status, headers: [...response.headers], body, operationName: context.answer.operationName };
+    return { response: byteResponse(body, { status: answer.status, headers: answer.headers }), answer };
   }
 
   async #uncacheable(handle: () => Promise<Response> | Response): Promise<Response> {
@@ -191,3 +183,6 @@ function viewerKey(context: Context): string {
   }
   return key;
 }
+
+/** `bytes` with the hash of its ETag. */
+const tagged = (bytes: Uint8Array) => new KnownBody([bytes], sha256Base64url(bytes));

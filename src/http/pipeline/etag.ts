@@ -1,5 +1,6 @@
 // Strong entity tags from the bytes sent, and If-None-Match (RFC 9110 13.1.2).
 import { createHash } from "node:crypto";
+import type { KnownBody } from "../byte-body.js";
 
 /** The SHA-256 of `body`, base64url. */
 export const sha256Base64url = (body: Uint8Array) => createHash("sha256").update(body).digest("base64url");
@@ -10,8 +11,8 @@ export const sha256Base64url = (body: Uint8Array) => createHash("sha256").update
  * when the body is sent compressed, since a gzip and an identity body are different representations
  * (RFC 9110 8.8.3.3).
  */
-export function strongETag(body: Uint8Array, contentCoding?: string, tag?: string): string {
-  const hash = tag ?? sha256Base64url(body);
+export function strongETag(body: KnownBody, contentCoding?: string): string {
+  const hash = body.tag ?? sha256Base64url(body.bytes);
   return `"${contentCoding ? `${hash}-${contentCoding}` : hash}"`;
 }
 

@@ -3,7 +3,7 @@
 // revalidated with a strong ETag; everything else (errors, writes, health checks) is never stored.
 import { cancelledWhenAbandoned } from "./abandoned-streams.js";
 import type { Middleware } from "./middleware.js";
-import { byteResponse, knownBodyOf } from "../byte-body.js";
+import { byteResponse, KnownBody, knownBodyOf } from "../byte-body.js";
 import {
   compressionStream,
   createCompressedBodyCache,
@@ -40,10 +40,9 @@ function createRepresentation(): Represent {
 
   /** A 200 read: buffered (it is one JSON or HTML string already), tagged, maybe 304, maybe compressed. */
   const revalidated = async (request: Request, response: Response, coding: ContentCoding | undefined): Promise<Response> => {
-    const known = knownBodyOf(response);
-    const body = (known?.bytes ?? new Uint8Array(await response.arrayBuffer())) as Uint8Array<ArrayBuffer>;
+    const body = knownBodyOf(response) ?? new KnownBody([new Uint8Array(await response.arrayBuffer())]);
     const used = coding && body.byteLength >= MIN_COMPRESSED_BYTES ? coding : undefined;
-    const etag = strongETag(body, used, known?.tag);
+    const etag = strongETag(body, used);
     const headers = new Headers(response.headers);
     headers.set("etag", etag);
     // Pages that are the same for everyone say so themselves (api-reference.ts).
@@ -56,7 +55,7 @@ function createRepresentation(): Represent {
       }
       return new Response(null, { status: 304, headers: notModified });
     }
-    const sent = used ? await compressedBodies.compress(etag, body, used) : body;
+    const sent = used ? await compressedBodies.compress(etag, body.bytes as Uint8Array<ArrayBuffer>, used) : body;
     if (used) headers.set("content-encoding", used);
     headers.set("content-length", String(sent.byteLength));
     const init = { status: response.status, statusText: response.statusText, headers };
@@ -71,6 +70,12 @@ function createRepresentation(): Represent {
       return new Response(null, { status: response.status, statusText: response.statusText, headers });
     }
     const init = { status: response.status, statusText: response.statusText, headers };
+    // A body in hand that will not be compressed is sent as it is (node-response.ts).
+    const known = knownBodyOf(response);
+    if (known && (!compressible || !coding || known.byteLength < MIN_COMPRESSED_BYTES)) {
+      headers.set("content-length", String(known.byteLength));
+      return request.method === "HEAD" ? new Response(null, init) : byteResponse(known, init);
+    }
     // Not ours to buffer: it may be a stream that never reaches 1 KiB (an event stream, say).
     if (!compressible) return new Response(request.method === "HEAD" ? null : cancelledWhenAbandoned(response.body, request.signal), init);
     const { prefix, complete, rest } = await readPrefix(response.body, MIN_COMPRESSED_BYTES);

@@ -52,7 +52,7 @@ export async function runRoute(schema: GraphQLSchema, prepared: PreparedRoute, r
     if (responseBody === undefined) return new Response(null, { status });
     // Bytes, not a string: undici would scan a string body for lone surrogates and encode it again.
     const encoded = encodeJsonBody(responseBody);
-    return byteResponse(encoded.bytes, { status, headers: { "content-type": "application/json" } }, encoded.tag);
+    return byteResponse(encoded, { status, headers: { "content-type": "application/json" } });
   } catch (error) {
     return errorResponse(maskError(error, onUnexpected));
   }

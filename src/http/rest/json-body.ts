@@ -1,9 +1,10 @@
 // A REST body's UTF-8 bytes: what JSON.stringify writes, except that each stored JSON text
-// (JsonText) is copied in as its bytes rather than parsed and serialized again. Its ETag's hash is
+// (JsonText) stands in it as its own bytes rather than parsed and serialized again. Its ETag's hash is
 // taken over the same pieces, a stored text with an identity standing for its bytes: a list of 50
 // grant views is 1.4 MB of stored text, whose SHA-256 would cost ~9 % of the list.
 import { createHash, randomBytes } from "node:crypto";
 import { stringifyWithStandIns, type JsonText } from "../../graphql/json-text.js";
+import { KnownBody } from "../byte-body.js";
 
 type Piece = string | JsonText;
 
@@ -39,21 +40,17 @@ function jsonPieces(value: unknown): Piece[] {
   return pieces;
 }
 
-export interface EncodedBody {
-  bytes: Buffer;
-  /**
-   * The SHA-256 (base64url) of the body's pieces: of its bytes when it holds no stored text with an
-   * identity, else of the text between those and, NUL-delimited, their identities. Equal bodies get
-   * equal tags and different bodies different ones (JSON text holds no raw NUL), which is what a
-   * strong ETag needs; it is not the hash of the bytes.
-   */
-  tag: string;
-}
-
-/** The body's bytes and ETag hash. */
-export function encodeJsonBody(value: unknown): EncodedBody {
+/**
+ * The body, in chunks: the JSON text between stored texts and each stored text's own bytes, which are
+ * sent as they are rather than copied (byte-body.ts). Its tag is the SHA-256 (base64url) of the
+ * body's pieces: of its bytes when it holds no stored text with an identity, else of the text between
+ * those and, NUL-delimited, their identities. Equal bodies get equal tags and different bodies
+ * different ones (JSON text holds no raw NUL), which is what a strong ETag needs; it is not the hash
+ * of the bytes.
+ */
+export function encodeJsonBody(value: unknown): KnownBody {
   const pieces = jsonPieces(value);
-  return { bytes: bodyBytes(pieces), tag: piecesTag(pieces) };
+  return new KnownBody(bodyChunks(pieces), piecesTag(pieces));
 }
 
 function piecesTag(pieces: readonly Piece[]): string {
@@ -66,22 +63,22 @@ function piecesTag(pieces: readonly Piece[]): string {
   return hash.digest("base64url");
 }
 
-/**
- * Each piece encoded (or copied) in place: joining 1.4 MB of pieces into one string first makes V8
- * flatten it before encoding it.
- */
-function bodyBytes(pieces: readonly Piece[]): Buffer {
-  if (pieces.length === 1) return Buffer.from(pieces[0] as string, "utf8");
-  let length = 0;
-  for (const piece of pieces) length += typeof piece === "string" ? Buffer.byteLength(piece, "utf8") : piece.utf8.byteLength;
-  const bytes = Buffer.allocUnsafe(length);
+/** The text pieces encoded into one buffer, and the stored texts' bytes between them, in order. */
+function bodyChunks(pieces: readonly Piece[]): Uint8Array[] {
+  if (pieces.length === 1) return [Buffer.from(pieces[0] as string, "utf8")];
+  let textLength = 0;
+  for (const piece of pieces) if (typeof piece === "string") textLength += Buffer.byteLength(piece, "utf8");
+  const text = Buffer.allocUnsafe(textLength);
+  const chunks: Uint8Array[] = [];
   let offset = 0;
   for (const piece of pieces) {
-    if (typeof piece === "string") offset += bytes.write(piece, offset, "utf8");
-    else {
-      bytes.set(piece.utf8, offset);
-      offset += piece.utf8.byteLength;
+    if (typeof piece !== "string") {
+      if (piece.utf8.byteLength > 0) chunks.push(piece.utf8);
+    } else if (piece.length > 0) {
+      const written = text.write(piece, offset, "utf8");
+      chunks.push(text.subarray(offset, offset + written));
+      offset += written;
     }
   }
-  return bytes;
+  return chunks;
 }

@@ -1,5 +1,5 @@
 // A fetch Response written to node:http. A body in hand (byte-body.ts: every buffered read, every
-// GraphQL answer over POST) is written in one call, as a Buffer; anything else (event streams, HEAD,
+// GraphQL answer over POST) is written as it is, its chunks in one writev; anything else (event streams, HEAD,
 // 304s) goes through @whatwg-node/server's writer, which reads the body's stream chunk by chunk. Node's
 // own Response has no hook for the server adapter to see bytes it was made from, so reading them back
 // through a stream reader cost a stream, its reader and a promise per chunk on every answer.
@@ -12,5 +12,12 @@ export function sendResponse(answer: Response, response: ServerResponse, request
   if (!known || response.closed || response.destroyed || response.writableEnded) return sendNodeResponse(answer, response, request, true);
   response.setHeaders(answer.headers);
   response.writeHead(answer.status, answer.statusText);
-  response.end(Buffer.from(known.bytes.buffer, known.bytes.byteOffset, known.bytes.byteLength));
+  const { chunks } = known;
+  if (chunks.length <= 1) return void response.end(chunks.length === 1 ? asBuffer(chunks[0]!) : undefined);
+  // Corked, the chunks leave in one writev; end() uncorks.
+  response.cork();
+  for (const chunk of chunks) response.write(asBuffer(chunk));
+  response.end();
 }
+
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
