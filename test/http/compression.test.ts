@@ -127,6 +127,28 @@ describeEachDatabase("compression", (provider) => {
     }
   });
 
+  it("sends a large write answer with its Content-Length when uncompressed, and through zlib when asked", async () => {
+    const environment = await world.environmentOf(world.owner, { name: "compressed-writes" });
+    const grant = (acceptEncoding: string) =>
+      rawRequest(
+        service.url,
+        "POST",
+        `/v1/envs/${environment.id}/tool-middlewares`,
+        { authorization: `Bearer ${world.owner.token}`, "content-type": "application/json", "accept-encoding": acceptEncoding },
+        JSON.stringify({ release: { type: "ById", releaseId: release.id } }),
+      );
+    const identity = await grant("identity");
+    expect(identity.status).toBe(200);
+    expect(identity.body.byteLength).toBeGreaterThan(MIN_COMPRESSED_BYTES);
+    expect(identity.headers["content-length"]).toBe(String(identity.body.byteLength));
+    expect(identity.headers["transfer-encoding"]).toBeUndefined();
+    expect(JSON.parse(identity.body.toString()).grant.toolMiddlewareReleaseId).toBe(release.id);
+    const compressed = await grant("gzip");
+    expect(compressed.status).toBe(200);
+    expect(compressed.headers["content-encoding"]).toBe("gzip");
+    expect(JSON.parse(decoded(compressed).toString()).grant.id).toBe(JSON.parse(identity.body.toString()).grant.id);
+  });
+
   it("passes event streams (GraphQL over SSE) through uncompressed and unbuffered", async () => {
     const response = await rawRequest(
       service.url,
