@@ -123,13 +123,14 @@ class LoadedFieldsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   }
 
   #selectionQualifies(info: GraphQLResolveInfo): boolean {
-    const [node, ...more] = info.fieldNodes;
+    const nodes = info.fieldNodes;
     const target = getNamedType(info.returnType).name;
-    if (more.length > 0) return info.fieldNodes.every((fieldNode) => this.#answersBelow(target, fieldNode.selectionSet, info.fragments));
-    let qualifies = this.#selections.get(node!);
+    if (nodes.length > 1) return nodes.every((fieldNode) => this.#answersBelow(target, fieldNode.selectionSet, info.fragments));
+    const node = nodes[0]!;
+    let qualifies = this.#selections.get(node);
     if (qualifies === undefined) {
-      qualifies = this.#answersBelow(target, node!.selectionSet, info.fragments);
-      this.#selections.set(node!, qualifies);
+      qualifies = this.#answersBelow(target, node.selectionSet, info.fragments);
+      this.#selections.set(node, qualifies);
     }
     return qualifies;
   }
