@@ -88,8 +88,9 @@ class LoadedFieldsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
     }
     const own = (fieldConfig.resolve ?? defaultFieldResolver) as Resolver<Types>;
     const columns = ownColumnsOf(select);
-    if (columns && (this.#isLeaf(fieldConfig.type) || this.#isPlainObject(fieldConfig.type))) {
-      this.#answers.set(key, this.#isLeaf(fieldConfig.type) ? { kind: "leaf" } : { kind: "object", target: this.#namedTypeOf(fieldConfig.type).name });
+    const leaf = this.#isLeaf(fieldConfig.type);
+    if (columns && (leaf || this.#isPlainObject(fieldConfig.type))) {
+      this.#answers.set(key, leaf ? { kind: "leaf" } : { kind: "object", target: this.#namedTypeOf(fieldConfig.type).name });
       return (row, args, context, info) => (carriesColumns(row, columns) ? own(row, args, context, info) : resolver(row, args, context, info));
     }
     const relation = fieldConfig.extensions?.pothosPrismaRelationField as PrismaRelationField | undefined;

@@ -65,7 +65,6 @@ function piecesTag(pieces: readonly Piece[]): string {
 
 /** The text pieces encoded into one buffer, and the stored texts' bytes between them, in order. */
 function bodyChunks(pieces: readonly Piece[]): Uint8Array[] {
-  if (pieces.length === 1) return [Buffer.from(pieces[0] as string, "utf8")];
   let textLength = 0;
   for (const piece of pieces) if (typeof piece === "string") textLength += Buffer.byteLength(piece, "utf8");
   const text = Buffer.allocUnsafe(textLength);
