@@ -50,24 +50,75 @@ export async function flushEvents(tx: Db): Promise<void> {
   buffers.delete(tx);
   if (events.length === 0) return;
   const sql = dialectOf(tx);
-  const ids = await issueIds(tx, sql, events);
-  const rows = events.map((event, index) => ({ ...event, id: ids[index]! }));
-  const notices: ChangeNotice[] = rows.map(({ id, type, environmentId, accountId }) => ({ id, type, environmentId, accountId }));
+  const fresh = events.map(() => uuidv7obj().toString());
   if (sql.postgres) {
-    // The rows and their NOTIFY in one statement (NOTIFY is transactional: it reaches every replica
-    // only if the transaction commits). occurredAt's ISO text ends in Z, which a timestamp column
-    // ignores: the stored value is the UTC time, as Prisma stores it.
-    await tx.$executeRawUnsafe(
-      `WITH "stored" AS (INSERT INTO "ChangeEvent" (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM json_to_recordset($1::json) AS "event"(${EVENT_COLUMN_TYPES}))
-       SELECT pg_notify($2, "notice") FROM json_array_elements_text($3::json) AS "notice"`,
-      JSON.stringify(rows),
-      CHANGE_CHANNEL,
-      JSON.stringify(notices.map((notice) => JSON.stringify(notice))),
-    );
-  } else {
-    await tx.changeEvent.createMany({ data: rows });
-    afterCommit(tx, () => notices.forEach(announceInProcess));
+    const heads = await moveHeadsAndStore(tx, sql, events, fresh);
+    const newest = newestHead(heads, fresh);
+    // A head above our clock's ids (another replica's clock runs ahead): nothing was stored.
+    if (newest !== undefined) await storeEvents(tx, events, await moveHeadsAfter(tx, sql, heads, newest, events.length));
+    return;
   }
+  const upsert = headsUpsert(sql, events, last(fresh));
+  const heads = await tx.$queryRawUnsafe<StoredHead[]>(upsert.text, ...upsert.args);
+  const newest = newestHead(heads, fresh);
+  const ids = newest === undefined ? fresh : await moveHeadsAfter(tx, sql, heads, newest, events.length);
+  const rows = withIds(events, ids);
+  await tx.changeEvent.createMany({ data: rows });
+  afterCommit(tx, () => noticesOf(rows).forEach(announceInProcess));
+}
+
+type StoredHead = { stream: string; head: string };
+type StoredEvent = PendingEvent & { id: string };
+
+const last = (ids: readonly string[]) => ids[ids.length - 1]!;
+const withIds = (events: readonly PendingEvent[], ids: readonly string[]): StoredEvent[] => events.map((event, index) => ({ ...event, id: ids[index]! }));
+const noticesOf = (rows: readonly StoredEvent[]): ChangeNotice[] =>
+  rows.map(({ id, type, environmentId, accountId }) => ({ id, type, environmentId, accountId }));
+
+/** The newest of the heads when one is above the last of `ids`, else undefined (the heads now point at it). */
+function newestHead(heads: readonly StoredHead[], ids: readonly string[]): string | undefined {
+  const ours = last(ids);
+  const newest = heads.reduce((max, { head }) => (head > max ? head : max), ours);
+  return newest === ours ? undefined : newest;
+}
+
+/** The rows as json_to_recordset reads them, and each notice as the JSON text pg_notify sends. */
+const storedArgs = (rows: readonly StoredEvent[]) => [
+  JSON.stringify(rows),
+  CHANGE_CHANNEL,
+  JSON.stringify(noticesOf(rows).map((notice) => JSON.stringify(notice))),
+];
+
+/**
+ * Moves the heads to the last of `ids` and, unless a head was newer, stores the events with those
+ * ids and their NOTIFY (transactional: it reaches every replica only if the transaction commits),
+ * in one statement. Answers the heads as they now are.
+ */
+async function moveHeadsAndStore(tx: Db, sql: Dialect, events: readonly PendingEvent[], ids: readonly string[]): Promise<StoredHead[]> {
+  const upsert = headsUpsert(sql, events, last(ids));
+  const stored = storedArgs(withIds(events, ids));
+  const at = (offset: number) => `$${upsert.args.length + offset + 1}`;
+  const ourHeads = `NOT EXISTS (SELECT 1 FROM "heads" WHERE "head" <> ${at(0)}::text)`;
+  // The final SELECT reads "notified", so the notices are sent; data-modifying parts run anyway.
+  return tx.$queryRawUnsafe<StoredHead[]>(
+    `WITH "heads" AS (${upsert.text}),
+     "stored" AS (INSERT INTO "ChangeEvent" (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM json_to_recordset(${at(1)}::json) AS "event"(${EVENT_COLUMN_TYPES}) WHERE ${ourHeads}),
+     "notified" AS (SELECT pg_notify(${at(2)}, "notice") FROM json_array_elements_text(${at(3)}::json) AS "notice" WHERE ${ourHeads})
+     SELECT "stream", "head" FROM "heads" WHERE (SELECT count(*) FROM "notified") >= 0`,
+    ...upsert.args,
+    last(ids),
+    ...stored,
+  );
+}
+
+/** The events with `ids` and their NOTIFY, in one statement (PostgreSQL). */
+async function storeEvents(tx: Db, events: readonly PendingEvent[], ids: readonly string[]): Promise<void> {
+  // occurredAt's ISO text ends in Z, which a timestamp column ignores: the stored value is the UTC time, as Prisma stores it.
+  await tx.$executeRawUnsafe(
+    `WITH "stored" AS (INSERT INTO "ChangeEvent" (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM json_to_recordset($1::json) AS "event"(${EVENT_COLUMN_TYPES}))
+     SELECT pg_notify($2, "notice") FROM json_array_elements_text($3::json) AS "notice"`,
+    ...storedArgs(withIds(events, ids)),
+  );
 }
 
 /** Moves the system stream's head (retention deleted events): every kept answer is re-checked. */
@@ -137,27 +188,25 @@ function touchedStreams(statement: Statement, events: readonly PendingEvent[]): 
 }
 
 /**
- * Ids for `events`, in order, above every head of the streams they touch, whose heads then point at
- * the last of them: one statement that upserts the heads in sorted order (so two writers lock
- * shared heads in one order), holding them until commit.
+ * The upsert that moves the heads of the streams `events` touch to `head`, in sorted order (so two
+ * writers lock shared heads in one order), holding them until commit, and answers them as they now are.
  */
-async function issueIds(tx: Db, sql: Dialect, events: readonly PendingEvent[]): Promise<string[]> {
-  let ids = events.map(() => uuidv7obj());
-  const last = () => ids[ids.length - 1]!.toString();
+function headsUpsert(sql: Dialect, events: readonly PendingEvent[], head: string): { text: string; args: string[] } {
   const upsert = new Statement(sql);
-  const head = upsert.bind(last());
+  const bound = upsert.bind(head);
   // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
-  const text = `INSERT INTO "StreamHead" ("stream", "head") SELECT "stream", ${head} FROM (${touchedStreams(upsert, events)}) AS "touched" WHERE true ORDER BY "stream"
+  const text = `INSERT INTO "StreamHead" ("stream", "head") SELECT "stream", ${bound} FROM (${touchedStreams(upsert, events)}) AS "touched" WHERE true ORDER BY "stream"
     ${KEEP_NEWER_HEAD} RETURNING "stream", "head"`;
-  const heads = await tx.$queryRawUnsafe<{ stream: string; head: string }[]>(text, ...upsert.args);
-  const newest = heads.reduce((max, { head: stored }) => (stored > max ? stored : max), last());
-  if (newest === last()) return ids.map(String);
-  // A head above our clock's ids (another replica's clock runs ahead): continue after it.
-  ids = successorsOf(newest, events.length);
+  return { text, args: upsert.args };
+}
+
+/** `count` ids after `newest`, to which the heads are then moved. */
+async function moveHeadsAfter(tx: Db, sql: Dialect, heads: readonly StoredHead[], newest: string, count: number): Promise<string[]> {
+  const ids = successorsOf(newest, count).map(String);
   const update = new Statement(sql);
-  const moved = update.bind(last());
+  const moved = update.bind(last(ids));
   await tx.$executeRawUnsafe(`UPDATE "StreamHead" SET "head" = ${moved} WHERE "stream" IN (${update.list(heads.map((row) => row.stream))})`, ...update.args);
-  return ids.map(String);
+  return ids;
 }
 
 /** An upsert's conflict clause: a head only moves forward. */

@@ -59,20 +59,25 @@ function describeSelector(selector: ReleaseSelector): string {
  */
 export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput | ReleaseSelector, path = "release"): Promise<ToolRelease> {
   const selector = parseReleaseSelector(input, path);
-  const release =
-    selector.type === "ById"
-      ? await db.toolRelease.findFirst({ where: { id: selector.releaseId, ...GRANTABLE_RELEASE_WHERE } })
-      : [selector.account, selector.name, selector.version].some(holdsNul)
-        ? null
-        : await db.toolRelease.findFirst({
-            where: {
-              owner: { email: selector.account },
-              name: selector.name,
-              version: selector.version,
-              lifecycle: "published",
-              currentCoordinate: true,
-            },
-          });
-  if (!release) throw referencedReleaseNotFound(describeSelector(selector));
+  const release = await findSelectedRelease(db, selector);
+  if (!release) throw selectedReleaseNotFound(selector);
   return release;
 }
+
+/** The release a parsed selector names if it may be granted now, else null: for callers that must check other things first. */
+export async function findSelectedRelease(db: Db, selector: ReleaseSelector): Promise<ToolRelease | null> {
+  if (selector.type === "ById") return db.toolRelease.findFirst({ where: { id: selector.releaseId, ...GRANTABLE_RELEASE_WHERE } });
+  if ([selector.account, selector.name, selector.version].some(holdsNul)) return null;
+  return db.toolRelease.findFirst({
+    where: {
+      owner: { email: selector.account },
+      name: selector.name,
+      version: selector.version,
+      lifecycle: "published",
+      currentCoordinate: true,
+    },
+  });
+}
+
+/** REFERENCED_TOOL_RELEASE_NOT_FOUND for what the selector names. */
+export const selectedReleaseNotFound = (selector: ReleaseSelector) => referencedReleaseNotFound(describeSelector(selector));

@@ -7,11 +7,12 @@ import { concurrentUpdate, takeLocks, writeLock, writeTransaction } from "./writ
 import type { Account, Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
-import { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
+import { findSelectedRelease, parseReleaseSelector, selectedReleaseNotFound, type ReleaseSelectorInput } from "./grant-release-selector.js";
 import {
   acceptedSharesOf,
+  type EnvironmentRole,
   type ShareGrant,
-  environmentAccess,
+  environmentNotFound,
   grantNotFound,
   requireDeployer,
   roleIn,
@@ -65,11 +66,47 @@ export async function createGrant(db: Db, actor: Actor, environmentId: string, c
   const selector = parseReleaseSelector(creation.release);
   const flags: GrantFlags = { automatic: creation.automatic ?? false, followCoordinates: selector.type === "ByCoordinates" };
   return writeTransaction(db, [writeLock.environment(environmentId)], async (tx) => {
-    const access = await environmentAccess(tx, actor, environmentId);
+    // The release is read first so that the environment's row can bring the grant of it along; the
+    // errors keep their order: the environment's, then the release's.
+    const release = await findSelectedRelease(tx, selector);
+    const { access, grantState } = await environmentForGrant(tx, actor, environmentId, release?.id);
     requireDeployer(access);
-    const release = await resolveReleaseSelector(tx, selector);
-    return grantRelease(tx, actor, access.environment, release, flags);
+    if (!release) throw selectedReleaseNotFound(selector);
+    return grantRelease(tx, actor, access.environment, release, flags, { grantState });
   });
+}
+
+/** What the create rules read about an environment besides the environment itself. */
+export interface GrantState {
+  /** The (environment, release) row, active or deleted, if there is one. */
+  existing: Grant | null;
+  activeGrants: number;
+}
+
+/**
+ * The environment the actor can see (else ENVIRONMENT_NOT_FOUND) with their role, its owner's plan,
+ * and the grant state of `releaseId` in it, in one statement: the environment's lock is held, so
+ * the row and the count are what the insert will see.
+ */
+async function environmentForGrant(
+  db: Db,
+  actor: Actor,
+  environmentId: string,
+  releaseId: string | undefined,
+): Promise<{ access: { environment: EnvironmentOfPlan; role: EnvironmentRole }; grantState: GrantState }> {
+  const row = await db.environment.findUnique({
+    where: { id: environmentId },
+    include: {
+      shares: { where: acceptedSharesOf(actor.id) },
+      owner: { select: { id: true, email: true, plan: true } },
+      grants: { where: { releaseId }, take: releaseId === undefined ? 0 : 1 },
+      _count: { select: { grants: { where: { lifecycle: "active" } } } },
+    },
+  });
+  const role = row ? roleIn(actor, row) : undefined;
+  if (!row || !role) throw environmentNotFound(environmentId);
+  const { grants, _count, ...environment } = row;
+  return { access: { environment, role }, grantState: { existing: grants[0] ?? null, activeGrants: _count.grants } };
 }
 
 /** A versionCheck environment takes immutable releases only. */
@@ -96,14 +133,22 @@ export async function grantRelease(
   environment: EnvironmentOfPlan,
   release: ToolRelease,
   flags: GrantFlags,
-  /** `capacityChecked`: the caller already checked the plan limit for this grant, in this transaction, under the environment's lock (apply checks its creations together). */
-  options: { capacityChecked?: boolean } = {},
+  options: {
+    /** The caller already checked the plan limit for this grant, in this transaction, under the environment's lock (apply checks its creations together). */
+    capacityChecked?: boolean;
+    /** The grant state, read in this transaction under the environment's lock; read here when absent. */
+    grantState?: GrantState;
+  } = {},
 ): Promise<Grant> {
   assertGrantableIn(environment, release);
-  const existing = await db.grant.findUnique({ where: { environmentId_releaseId: { environmentId: environment.id, releaseId: release.id } } });
+  const { grantState } = options;
+  const existing = grantState
+    ? grantState.existing
+    : await db.grant.findUnique({ where: { environmentId_releaseId: { environmentId: environment.id, releaseId: release.id } } });
+  const checkCapacity = () => (options.capacityChecked ? undefined : requireGrantCapacity(db, environment, grantState?.activeGrants));
   const now = new Date();
   if (!existing) {
-    if (!options.capacityChecked) await requireGrantCapacity(db, environment);
+    await checkCapacity();
     return recorded(
       db,
       await db.grant.create({
@@ -123,7 +168,7 @@ export async function grantRelease(
     );
   }
   if (existing.lifecycle === "deleted") {
-    if (!options.capacityChecked) await requireGrantCapacity(db, environment);
+    await checkCapacity();
     return recorded(
       db,
       await db.grant.update({
@@ -146,12 +191,12 @@ function keepsExistingGrant(existing: Grant, requested: GrantFlags): boolean {
 /** An environment with its owner's plan, read in the same statement. */
 type EnvironmentOfPlan = Environment & { owner: Pick<Account, "plan"> };
 
-/** 422 when one more active grant would exceed the environment owner's plan. */
-async function requireGrantCapacity(db: Db, environment: EnvironmentOfPlan): Promise<void> {
+/** 422 when one more active grant would exceed the environment owner's plan; `counted`: the active grants, when read already. */
+async function requireGrantCapacity(db: Db, environment: EnvironmentOfPlan, counted?: number): Promise<void> {
   const { owner } = environment;
   const limit = limitsOf(owner.plan).activeGrantsPerEnvironment;
   if (limit === null) return;
-  const active = await db.grant.count({ where: { environmentId: environment.id, lifecycle: "active" } });
+  const active = counted ?? (await db.grant.count({ where: { environmentId: environment.id, lifecycle: "active" } }));
   if (active >= limit) {
     throw limitExceeded(`plan ${owner.plan} allows ${limit} active grants per environment; environment ${environment.id} has ${active}`);
   }

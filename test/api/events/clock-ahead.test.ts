@@ -2,7 +2,9 @@
 // those streams still get greater ids (continuing after the head), so paging with `after` misses
 // nothing; other streams keep the ids their clock gives.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import pg from "pg";
 import { uuidv7obj, UUID } from "uuidv7";
+import { CHANGE_CHANNEL } from "../../../src/db/change-feed.js";
 import { createGrant } from "../../../src/domain/grants.js";
 import { describeEachDatabase, startTestService, type TestService } from "../../helpers/service.js";
 import { createWorld, type World } from "../../helpers/world.js";
@@ -41,5 +43,27 @@ describeEachDatabase("event ids after a head from a clock ahead", (provider) => 
       `SELECT "head" FROM "StreamHead" WHERE "stream" = 'account:${world.owner.account.id}'`,
     );
     expect(owner!.head).toBe(ids[2]);
+  });
+
+  it.runIf(provider === "postgresql")("notifies each event once, with the id it was stored under, when its ids continue after such a head", async () => {
+    const environment = await world.environmentOf(world.owner);
+    const ahead = idAt(Date.now() + 3_600_000);
+    await service.db.$executeRawUnsafe(`UPDATE "StreamHead" SET "head" = '${ahead}' WHERE "stream" = 'environment:${environment.id}'`);
+    const release = await world.publish(world.owner, `ahead-notified-${provider}`, "1.0.0");
+    const listener = new pg.Client({ connectionString: service.databaseUrl });
+    await listener.connect();
+    try {
+      const notices: Array<{ id: string; environmentId: string | null }> = [];
+      listener.on("notification", ({ payload }) => notices.push(JSON.parse(payload!)));
+      await listener.query(`LISTEN ${CHANGE_CHANNEL}`);
+      await createGrant(service.db, world.owner.account, environment.id, { release: { type: "ById", releaseId: release.id } });
+      const [event] = await service.db.changeEvent.findMany({ where: { environmentId: environment.id, type: "grant-created" } });
+      expect(event!.id > ahead).toBe(true);
+      // A query on the listening connection is answered after the notices delivered before it.
+      await listener.query("SELECT 1");
+      expect(notices.filter((notice) => notice.environmentId === environment.id)).toEqual([expect.objectContaining({ id: event!.id, type: "grant-created" })]);
+    } finally {
+      await listener.end();
+    }
   });
 });

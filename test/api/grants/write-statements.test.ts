@@ -1,0 +1,85 @@
+// A grant creation reads what its rules check in as few statements as the environment's lock allows:
+// the release, then the environment with the actor's share, its owner's plan, the existing row of
+// that release and the active grant count together. On PostgreSQL the stream heads, the event and its
+// NOTIFY are one statement. Statement counts, not timings: every statement through Prisma costs
+// a few hundred microseconds of CPU (docs/performance.md, "Writes").
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeEachDatabase } from "../../helpers/service.js";
+import { createWorld, type World } from "../../helpers/world.js";
+import { startCountingService, type CountingService } from "../../graphql/counting-service.js";
+
+describeEachDatabase("the statements of a grant creation and deletion", (provider) => {
+  let service: CountingService;
+  let world: World;
+  beforeAll(async () => {
+    service = await startCountingService(provider);
+    world = await createWorld(service);
+  });
+  afterAll(() => service?.stopAndDrop());
+
+  /** What a statement does, in a word: its verb and the first table it names. */
+  const kind = (sql: string) => {
+    if (sql.startsWith("WITH")) return sql.includes("pg_notify") ? "heads+events+notify" : "WITH";
+    if (sql.includes("pg_advisory_xact_lock")) return "lock";
+    const verb = sql.split(" ", 1)[0]!;
+    const table = /(?:FROM|INTO|UPDATE) [`"]?(?:main|public)?[`"]?\.?[`"](\w+)[`"]/.exec(sql)?.[1] ?? "";
+    return `${verb} ${table}`.trim();
+  };
+  /** The transaction's statements: from the first after the actor's lookups to COMMIT. */
+  const transactionOf = (statements: string[]) => {
+    const kinds = statements.map(kind);
+    const first = kinds.findIndex((k) => k !== "SELECT ApiToken" && k !== "SELECT Account");
+    return kinds.slice(first, kinds.indexOf("COMMIT") + 1);
+  };
+
+  it("creates with one read of the release and one of the environment, its grant state included, and one event statement on PostgreSQL", async () => {
+    const owner = await world.member();
+    const environment = await world.environmentOf(owner);
+    const granted = await world.publish(owner, "counted-first", "1.0.0");
+    const release = await world.publish(owner, "counted", "1.0.0");
+    await owner.http.post(`/v1/envs/${environment.id}/tool-middlewares`, { release: { type: "ById", releaseId: granted.id } });
+
+    let grantId = "";
+    const created = await service.countQueries(async () => {
+      const response = await owner.http.post(`/v1/envs/${environment.id}/tool-middlewares`, { release: { type: "ById", releaseId: release.id } });
+      expect(response.status).toBe(200);
+      grantId = response.body.grant.id;
+    });
+    expect(transactionOf(created.statements)).toEqual(
+      provider === "postgresql"
+        ? ["lock", "SELECT ToolRelease", "SELECT Environment", "INSERT Grant", "heads+events+notify", "COMMIT"]
+        : // SQLite has no relation joins: Prisma reads each included relation in a statement of its own.
+          [
+            "SELECT ToolRelease",
+            "SELECT Environment",
+            "SELECT EnvironmentShare",
+            "SELECT Account",
+            "SELECT Grant",
+            "INSERT Grant",
+            "INSERT StreamHead",
+            "INSERT ChangeEvent",
+            "COMMIT",
+          ],
+    );
+    // The active grant count rides on the environment's statement.
+    expect(created.statements.find((sql) => kind(sql) === "SELECT Environment")).toMatch(/COUNT\(/i);
+
+    const deleted = await service.countQueries(async () => {
+      expect((await owner.http.delete(`/v1/environment-tool-middleware-grants/${grantId}`)).status).toBe(204);
+    });
+    expect(transactionOf(deleted.statements).slice(-3)).toEqual(
+      provider === "postgresql" ? ["UPDATE Grant", "heads+events+notify", "COMMIT"] : ["INSERT StreamHead", "INSERT ChangeEvent", "COMMIT"],
+    );
+  });
+
+  it("still answers each refusal in its order: the environment's, the role's, then the release's", async () => {
+    const owner = await world.member();
+    const stranger = await world.member();
+    const environment = await world.environmentOf(owner);
+    const missing = "00000000-0000-7000-8000-000000000000";
+    const asStranger = await stranger.http.post(`/v1/envs/${environment.id}/tool-middlewares`, { release: { type: "ById", releaseId: missing } });
+    expect([asStranger.status, asStranger.body.error?.code ?? asStranger.body.code]).toEqual([404, "ENVIRONMENT_NOT_FOUND"]);
+    const asOwner = await owner.http.post(`/v1/envs/${environment.id}/tool-middlewares`, { release: { type: "ById", releaseId: missing } });
+    expect([asOwner.status, asOwner.body.error?.code ?? asOwner.body.code]).toEqual([404, "REFERENCED_TOOL_RELEASE_NOT_FOUND"]);
+  });
+});
