@@ -124,7 +124,12 @@ export async function writeLoops(url: string, targets: readonly Target[], stop: 
     try {
       const response = await fetch(url + path, {
         method,
-        headers: { authorization: `Bearer ${target.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        // fetch asks for gzip by default; the floor never compresses, nor does the reads' load generator ask.
+        headers: {
+          authorization: `Bearer ${target.token}`,
+          "accept-encoding": "identity",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
         body,
       });
       const text = await response.text();
