@@ -5,9 +5,15 @@ import type { Db } from "../db/client.js";
 import type { Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
-import { parseReleaseSelector, resolveReleaseSelector, type ReleaseSelector, type ReleaseSelectorInput } from "./grant-release-selector.js";
+import {
+  parseReleaseSelector,
+  resolveReleaseSelector,
+  selectedReleaseNotFound,
+  type ReleaseSelector,
+  type ReleaseSelectorInput,
+} from "./grant-release-selector.js";
 import { assertGrantableIn, grantRelease, type GrantFlags } from "./grants.js";
-import { ACTIVE_GRANT_WHERE, grantNotFound, requireDeployer, type EnvironmentAccess } from "./permissions/index.js";
+import { ACTIVE_GRANT_WHERE, GRANTABLE_RELEASE_WHERE, grantNotFound, requireDeployer, type EnvironmentAccess } from "./permissions/index.js";
 import { limitsOf } from "./plans.js";
 import { publishesOrSupersedes, type PlannedPublication } from "./publication-plan.js";
 
@@ -50,15 +56,16 @@ export async function checkReconciliation(
   const selectors = parseSelectors(reconciliation.creations);
   assertUniqueDeletions(reconciliation.deletions);
   const creations: ResolvedCreation[] = [];
+  const byId = await releasesById(db, selectors);
   for (const [index, selector] of selectors.entries()) {
-    const release = plannedRelease(selector, owner.email, plan) ?? (await resolveReleaseSelector(db, selector, creationPath(index)));
+    const release = plannedRelease(selector, owner.email, plan) ?? (await selectedRelease(db, selector, byId, creationPath(index)));
     if (!("entry" in release)) assertGrantableIn(access.environment, release);
     const automatic = reconciliation.creations[index]!.automatic ?? false;
     creations.push({ path: creationPath(index), selector, flags: { automatic, followCoordinates: selector.type === "ByCoordinates" }, release });
   }
   await assertGrantCapacity(db, access.environment, owner.plan, creations);
-  const deletions: Grant[] = [];
-  for (const [index, grantId] of reconciliation.deletions.entries()) deletions.push(await deletableGrant(db, access.environment, grantId, deletionPath(index)));
+  const deletable = await activeGrantsById(db, access.environment, reconciliation.deletions);
+  const deletions = reconciliation.deletions.map((grantId, index) => deletableGrant(deletable.get(grantId), access.environment, grantId, deletionPath(index)));
   return { creations, deletions };
 }
 
@@ -70,14 +77,42 @@ export async function executeCreations(
   creations: readonly ResolvedCreation[],
 ): Promise<Grant[]> {
   const grants: Grant[] = [];
+  // The rows of the releases resolved already, read together; each creation's result replaces its
+  // release's row, so a release named twice sees the first creation's grant.
+  const resolved = creations.flatMap((creation) => ("entry" in creation.release ? [] : [creation.release.id]));
+  const rowOf = new Map<string, Grant | null>(resolved.map((id) => [id, null]));
+  if (resolved.length > 0) {
+    for (const row of await db.grant.findMany({ where: { environmentId: environment.id, releaseId: { in: resolved } } })) rowOf.set(row.releaseId, row);
+  }
   for (const creation of creations) {
-    // A coordinate this body publishes or supersedes is resolved now, to the new release; any other
-    // release was resolved in this transaction already, and its row is what grantRelease needs.
-    const release = "entry" in creation.release ? await resolveReleaseSelector(db, creation.selector, creation.path) : creation.release;
+    // A coordinate this body publishes or supersedes is resolved now, to the new release (which a
+    // publication may have moved a grant to); any other release was resolved in this transaction
+    // already, and its row is what grantRelease needs.
+    const planned = "entry" in creation.release;
+    const release = planned ? await resolveReleaseSelector(db, creation.selector, creation.path) : (creation.release as ToolRelease);
     // checkReconciliation checked the plan limit for all creations together, in this transaction.
-    grants.push(await grantRelease(db, actor, environment, release, creation.flags, { capacityChecked: true }));
+    const grantState = planned ? undefined : { existing: rowOf.get(release.id) ?? null };
+    const grant = await grantRelease(db, actor, environment, release, creation.flags, { capacityChecked: true, ...(grantState ? { grantState } : {}) });
+    if (!planned) rowOf.set(release.id, grant);
+    grants.push(grant);
   }
   return grants;
+}
+
+/** The releases the ById selectors name that may be granted now, by id, in one statement. */
+async function releasesById(db: Db, selectors: readonly ReleaseSelector[]): Promise<Map<string, ToolRelease>> {
+  const ids = selectors.flatMap((selector) => (selector.type === "ById" ? [selector.releaseId] : []));
+  if (ids.length === 0) return new Map();
+  const releases = await db.toolRelease.findMany({ where: { id: { in: [...new Set(ids)] }, ...GRANTABLE_RELEASE_WHERE } });
+  return new Map(releases.map((release) => [release.id, release]));
+}
+
+/** What resolveReleaseSelector answers, a ById selector answered from `byId`. */
+async function selectedRelease(db: Db, selector: ReleaseSelector, byId: ReadonlyMap<string, ToolRelease>, path: string): Promise<ToolRelease> {
+  if (selector.type !== "ById") return resolveReleaseSelector(db, selector, path);
+  const release = byId.get(selector.releaseId);
+  if (!release) throw selectedReleaseNotFound(selector);
+  return release;
 }
 
 function parseSelectors(creations: readonly ReconciliationCreation[]): ReleaseSelector[] {
@@ -121,21 +156,22 @@ async function assertGrantCapacity(db: Db, environment: Environment, plan: strin
   const limit = limitsOf(plan).activeGrantsPerEnvironment;
   if (limit === null || creations.length === 0) return;
   const existingIds = creations.flatMap((creation) => ("entry" in creation.release ? [] : [creation.release.id]));
-  const alreadyActive = new Set(
-    (
-      await db.grant.findMany({
-        where: { environmentId: environment.id, releaseId: { in: existingIds }, lifecycle: "active" },
-        select: { releaseId: true },
-      })
-    ).map((grant) => grant.releaseId),
-  );
+  // The environment's active grant count and its active grants of these releases, in one read.
+  const counted = await db.environment.findUniqueOrThrow({
+    where: { id: environment.id },
+    select: {
+      _count: { select: { grants: { where: { lifecycle: "active" } } } },
+      grants: { where: { releaseId: { in: existingIds }, lifecycle: "active" }, select: { releaseId: true } },
+    },
+  });
+  const alreadyActive = new Set(counted.grants.map((grant) => grant.releaseId));
   const added = new Set(
     creations
       .map((creation) => ("entry" in creation.release ? `planned:${creation.release.entry.name}@${creation.release.entry.version}` : creation.release.id))
       .filter((key) => !alreadyActive.has(key)),
   );
   if (added.size === 0) return;
-  const active = await db.grant.count({ where: { environmentId: environment.id, lifecycle: "active" } });
+  const active = counted._count.grants;
   if (active + added.size > limit) {
     throw limitExceeded(
       `plan ${plan} allows ${limit} active grants per environment; environment ${environment.id} has ${active} and the creations add ${added.size}`,
@@ -143,8 +179,15 @@ async function assertGrantCapacity(db: Db, environment: Environment, plan: strin
   }
 }
 
-async function deletableGrant(db: Db, environment: Environment, grantId: string, path: string): Promise<Grant> {
-  const grant = await db.grant.findFirst({ where: { id: grantId, environmentId: environment.id, ...ACTIVE_GRANT_WHERE } });
+/** The active grants of the environment among `ids`, by id, in one statement. */
+async function activeGrantsById(db: Db, environment: Environment, ids: readonly string[]): Promise<Map<string, Grant>> {
+  if (ids.length === 0) return new Map();
+  const grants = await db.grant.findMany({ where: { id: { in: [...ids] }, environmentId: environment.id, ...ACTIVE_GRANT_WHERE } });
+  return new Map(grants.map((grant) => [grant.id, grant]));
+}
+
+/** `grant` (the active grant `grantId` of the environment, if there is one) if reconciliation may delete it. */
+function deletableGrant(grant: Grant | undefined, environment: Environment, grantId: string, path: string): Grant {
   if (!grant) throw withPath(grantNotFound(grantId), path);
   if (grant.protected) throw forbidden(`${path}: grant ${grantId} is protected: it is provisioned by the system and cannot be deleted`);
   if (!grant.automatic) {

@@ -3,7 +3,7 @@
 // a manual grant. Lifecycle changes are conditional updates, so of two racing requests exactly one
 // wins and the other gets the answer it would get had it arrived second.
 import type { Db, Prisma } from "../db/client.js";
-import { concurrentUpdate, takeLocks, writeLock, writeTransaction } from "./write-transaction.js";
+import { concurrentUpdate, LostRace, takeLocks, writeLock, writeTransaction } from "./write-transaction.js";
 import type { Account, Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
@@ -80,7 +80,8 @@ export async function createGrant(db: Db, actor: Actor, environmentId: string, c
 export interface GrantState {
   /** The (environment, release) row, active or deleted, if there is one. */
   existing: Grant | null;
-  activeGrants: number;
+  /** Absent when the caller checked the plan limit itself. */
+  activeGrants?: number;
 }
 
 /**
@@ -236,6 +237,28 @@ async function softDeleteGrant(db: Db, actor: Actor, grantId: string, automatic:
     // Someone changed the grant between our read and our write: the next read explains how.
   }
   throw concurrentUpdate();
+}
+
+/**
+ * Soft-deletes automatic grants of `environment` that apply checked in this transaction, in one
+ * conditional update, and records their events in order. A grant deleted or changed by another
+ * request since the check makes the transaction run again (LostRace), and its check answers then.
+ */
+export async function deleteCheckedGrants(
+  db: Db,
+  actor: Actor,
+  environment: Pick<Environment, "id" | "ownerAccountId">,
+  grants: readonly Grant[],
+): Promise<void> {
+  if (grants.length === 0) return;
+  const now = new Date();
+  const state = { lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id };
+  const { count } = await db.grant.updateMany({
+    where: { id: { in: grants.map((grant) => grant.id) }, environmentId: environment.id, lifecycle: "active", protected: false, automatic: true },
+    data: state,
+  });
+  if (count !== grants.length) throw new LostRace(`${grants.length - count} of the grants to delete changed since they were checked`);
+  for (const grant of grants) recorded(db, { ...grant, ...state }, grantEvent("grant-deleted", actor, environment));
 }
 
 /** Re-activates a deleted grant (operation 6) as a manual grant. Finds deleted grants too. */

@@ -6,7 +6,7 @@ import { writeLock, writeTransaction } from "./write-transaction.js";
 import type { Grant, ToolRelease } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { checkReconciliation, executeCreations, type GrantReconciliation } from "./apply-reconciliation.js";
-import { deleteGrant } from "./grants.js";
+import { deleteCheckedGrants } from "./grants.js";
 import { environmentAccess, requireDeployer, type EnvironmentAccess, type EnvironmentOwner } from "./permissions/index.js";
 import { assertSourcesPresent, checkPublications, type CheckedPublication, type PublicationRequest } from "./publication-checks.js";
 import { executePublications } from "./publication-execution.js";
@@ -61,13 +61,16 @@ export async function applyChanges(db: Database, actor: Actor, environmentId: st
 
     const published = await executePublications(tx, actor, access.environment, plan);
     const created = await executeCreations(tx, actor, access.environment, creations);
-    for (const grant of deletions) await deleteGrant(tx, actor, grant.id, { automatic: true });
+    await deleteCheckedGrants(tx, actor, access.environment, deletions);
 
     const deletedGrantIds = deletions.map((grant) => grant.id);
     return {
       publicationPlan: plan.map((planned) => planned.entry),
       releases: published.releases,
-      grants: await changedGrants(tx, access.environment.id, [...published.movedGrantIds, ...created.map((grant) => grant.id)], deletedGrantIds),
+      grants:
+        published.movedGrantIds.length === 0
+          ? onceEach(created).filter((grant) => !deletedGrantIds.includes(grant.id))
+          : await changedGrants(tx, access.environment.id, [...published.movedGrantIds, ...created.map((grant) => grant.id)], deletedGrantIds),
       deletedGrantIds,
     };
   });
@@ -89,6 +92,13 @@ async function checkConsequences(
 ) {
   await assertPublishedReleaseCapacity(db, owner, newlyPublishedCount(plan));
   return checkReconciliation(db, access, owner, plan, reconciliation);
+}
+
+/** Each grant once, where it was first answered, as the last creation that answered it left it (a release named twice answers one grant). */
+function onceEach(grants: readonly Grant[]): Grant[] {
+  const latest = new Map<string, Grant>();
+  for (const grant of grants) latest.set(grant.id, grant);
+  return [...latest.values()];
 }
 
 /** This environment's grants among `ids`, once each, in that order; deleted ones are reported by id instead. */

@@ -34,6 +34,16 @@ const TRANSACTION_TIMING = { maxWait: 10_000, timeout: 30_000 } as const;
 
 export const concurrentUpdate = () => new DomainError("CONCURRENT_UPDATE", "a concurrent request changed the same data; retry the request");
 
+/**
+ * Thrown by a unit of work that finds rows it checked changed before it wrote them: the transaction
+ * is re-run like one the database reported as a lost race, so its checks answer for the new state.
+ */
+export class LostRace extends Error {
+  constructor(what: string) {
+    super(`lost a race: ${what}`);
+  }
+}
+
 function isTransactionClient(db: Db): boolean {
   return !("$transaction" in db);
 }
@@ -71,7 +81,7 @@ export async function writeTransaction<T>(db: Db, locks: readonly string[], work
       transactionCommitted(transaction!);
       return result;
     } catch (error) {
-      if (!isRetryableConflict(error)) throw error;
+      if (!isRetryableConflict(error) && !(error instanceof LostRace)) throw error;
       if (Date.now() - started >= RETRY_BUDGET_MS) throw concurrentUpdate();
       await sleep(Math.random() * Math.min(BACKOFF_CAP_MS, 2 ** attempt));
     }
@@ -85,8 +95,8 @@ export async function writeTransaction<T>(db: Db, locks: readonly string[], work
 export async function takeLocks(tx: Db, locks: readonly string[]): Promise<void> {
   // SQLite transactions are serializable already (see above).
   if (locks.length === 0 || providerOfClient(tx) !== "postgresql") return;
-  // Sorted: two transactions that lock the same keys take them in one order, so never deadlock.
-  for (const key of [...new Set(locks)].sort()) {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`toolgate:${key}`}, 0))`;
-  }
+  // Sorted: two transactions that lock the same keys take them in one order, so never deadlock. One
+  // statement: a function scan yields the array's elements in order, and each row takes its lock.
+  const keys = [...new Set(locks)].sort().map((key) => `toolgate:${key}`);
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended("key", 0)) FROM unnest(${keys}::text[]) AS "key"`;
 }

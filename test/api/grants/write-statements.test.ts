@@ -72,6 +72,42 @@ describeEachDatabase("the statements of a grant creation and deletion", (provide
     );
   });
 
+  it("applies a reconciliation reading its releases, its deletions and the existing rows once each, whatever their number", async () => {
+    const owner = await world.member();
+    const environment = await world.environmentOf(owner);
+    const [kept, first, second, created, alsoCreated] = await Promise.all(
+      ["kept", "first", "second", "created", "also"].map((name) => world.publish(owner, `apply-counted-${name}`, "1.0.0")),
+    );
+    const automatic = async (releaseId: string) =>
+      (await owner.http.post(`/v1/envs/${environment.id}/tool-middlewares`, { release: { type: "ById", releaseId }, automatic: true })).body.grant.id as string;
+    await automatic(kept!.id);
+    const deletions = [await automatic(first!.id), await automatic(second!.id)];
+    const byId = (releaseId: string) => ({ release: { type: "ById", releaseId }, automatic: true });
+    const applied = await service.countQueries(async () => {
+      const response = await owner.http.post(`/v1/envs/${environment.id}/tool-middlewares/apply`, {
+        grantReconciliation: { creations: [byId(created!.id), byId(alsoCreated!.id), byId(kept!.id)], deletions },
+        publications: [],
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.grants.map((view: { release: { name: string } }) => view.release.name).sort()).toEqual([
+        "apply-counted-also",
+        "apply-counted-created",
+        "apply-counted-kept",
+      ]);
+      expect([...response.body.deletedGrantIds].sort()).toEqual([...deletions].sort());
+    });
+    const kinds = transactionOf(applied.statements);
+    // Three creations (one of a release granted already) and two deletions: each read once.
+    expect(kinds.filter((k) => k === "SELECT ToolRelease")).toHaveLength(1);
+    expect(kinds.filter((k) => k === "UPDATE Grant")).toHaveLength(1);
+    expect(kinds.filter((k) => k === "INSERT Grant")).toHaveLength(2);
+    expect(kinds.filter((k) => /COUNT\(/i.test(k))).toEqual([]);
+    if (provider === "postgresql") {
+      expect(kinds.filter((k) => k === "lock")).toHaveLength(1);
+      expect(kinds.filter((k) => k === "SELECT Grant")).toHaveLength(2);
+    }
+  });
+
   it("still answers each refusal in its order: the environment's, the role's, then the release's", async () => {
     const owner = await world.member();
     const stranger = await world.member();
