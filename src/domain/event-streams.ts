@@ -63,7 +63,12 @@ export async function flushEvents(tx: Db): Promise<void> {
   const newest = newestHead(heads, fresh);
   const ids = newest === undefined ? fresh : await moveHeadsAfter(tx, sql, heads, newest, events.length);
   const rows = withIds(events, ids);
-  await tx.changeEvent.createMany({ data: rows });
+  // Raw rather than createMany, whose query plan Prisma compiles again on every call (it caches no
+  // createMany plan). occurredAt as Prisma's SQLite adapter stores a DateTime: ISO text, +00:00.
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "ChangeEvent" (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMN_LIST.map((column) => `json_extract("value", '$.${column}')`).join(", ")} FROM json_each(?)`,
+    JSON.stringify(rows.map((row) => ({ ...row, occurredAt: row.occurredAt.toISOString().replace(/Z$/, "+00:00") }))),
+  );
   afterCommit(tx, () => noticesOf(rows).forEach(announceInProcess));
 }
 
