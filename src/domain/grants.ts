@@ -86,8 +86,9 @@ export interface GrantState {
 
 /**
  * The environment the actor can see (else ENVIRONMENT_NOT_FOUND) with their role, its owner's plan,
- * and the grant state of `releaseId` in it, in one statement: the environment's lock is held, so
- * the row and the count are what the insert will see.
+ * and the grant state of `releaseId` in it, in one statement on PostgreSQL (SQLite reads each
+ * relation in a statement of its own): the environment's lock is held, so the row and the count are
+ * what the insert will see.
  */
 async function environmentForGrant(
   db: Db,
