@@ -4,6 +4,7 @@
 import { findFirstPlanned, type Database } from "../../db/client.js";
 import { createGrant, deleteGrant, findGrant, restoreGrant } from "../../domain/grants.js";
 import type { ReleaseSelectorType as ReleaseSelectorTypeWord } from "../../domain/grant-release-selector.js";
+import type { Grant } from "../../db/generated/sqlite/client.js";
 import { builder } from "../builder.js";
 import { enumOfSpecWords } from "../enums.js";
 
@@ -34,11 +35,23 @@ const CreateGrantInput = builder.inputType("CreateGrantInput", {
   }),
 });
 
-/** Reads a grant back with the caller's selection after the domain changed it (and committed: grant rows are never removed). */
-async function reload<Query extends object>(db: Database, id: string, query: Query) {
-  const grant = await findFirstPlanned(db, "grant", { ...query, where: { id } });
-  if (!grant) throw new Error(`grant ${id} not found after its change was committed`);
+/**
+ * The grant the domain changed (and committed: grant rows are never removed) with the caller's
+ * selection: the row itself when the selection asks for nothing but its columns (a REST deletion
+ * selects the id), else read back with it.
+ */
+async function reload<Query extends object>(db: Database, changed: Grant, query: Query) {
+  if (selectsColumnsOf(query, changed)) return changed;
+  const grant = await findFirstPlanned(db, "grant", { ...query, where: { id: changed.id } });
+  if (!grant) throw new Error(`grant ${changed.id} not found after its change was committed`);
   return grant;
+}
+
+/** Whether `query` is a select of columns only (no relation, nothing included), each one a field of `row`. */
+function selectsColumnsOf(query: object, row: object): boolean {
+  const { select, ...rest } = query as { select?: Record<string, unknown> };
+  if (select === undefined || Object.keys(rest).length > 0) return false;
+  return Object.entries(select).every(([column, wanted]) => wanted === true && column in row);
 }
 
 builder.queryField("grant", (t) =>
@@ -63,7 +76,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const grant = await createGrant(ctx.db, ctx.actor(), args.environmentId, args.input);
-      return reload(ctx.db, grant.id, query);
+      return reload(ctx.db, grant, query);
     },
   }),
   deleteGrant: t.prismaField({
@@ -79,7 +92,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const grant = await deleteGrant(ctx.db, ctx.actor(), args.id, { automatic: args.automatic });
-      return reload(ctx.db, grant.id, query);
+      return reload(ctx.db, grant, query);
     },
   }),
   restoreGrant: t.prismaField({
@@ -89,7 +102,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg({ type: "UUID", required: true, description: "The grant's `uuid` (not its global `id`)." }) },
     resolve: async (query, _root, args, ctx) => {
       const grant = await restoreGrant(ctx.db, ctx.actor(), args.id);
-      return reload(ctx.db, grant.id, query);
+      return reload(ctx.db, grant, query);
     },
   }),
 }));
