@@ -12,7 +12,7 @@ import {
   type ReleaseSelector,
   type ReleaseSelectorInput,
 } from "./grant-release-selector.js";
-import { assertGrantableIn, grantRelease, type GrantFlags } from "./grants.js";
+import { ACTIVE_GRANT_COUNT, assertGrantableIn, grantRelease, type GrantFlags } from "./grants.js";
 import { ACTIVE_GRANT_WHERE, GRANTABLE_RELEASE_WHERE, grantNotFound, requireDeployer, type EnvironmentAccess } from "./permissions/index.js";
 import { limitsOf } from "./plans.js";
 import { publishesOrSupersedes, type PlannedPublication } from "./publication-plan.js";
@@ -160,7 +160,7 @@ async function assertGrantCapacity(db: Db, environment: Environment, plan: strin
   const counted = await db.environment.findUniqueOrThrow({
     where: { id: environment.id },
     select: {
-      _count: { select: { grants: { where: { lifecycle: "active" } } } },
+      _count: ACTIVE_GRANT_COUNT,
       grants: { where: { releaseId: { in: existingIds }, lifecycle: "active" }, select: { releaseId: true } },
     },
   });

@@ -107,8 +107,7 @@ async function moveHeadsAndStore(tx: Db, sql: Dialect, events: readonly PendingE
   // The final SELECT reads "notified", so the notices are sent; data-modifying parts run anyway.
   return tx.$queryRawUnsafe<StoredHead[]>(
     `WITH "heads" AS (${upsert.text}),
-     "stored" AS (INSERT INTO "ChangeEvent" (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM json_to_recordset(${at(1)}::json) AS "event"(${EVENT_COLUMN_TYPES}) WHERE ${ourHeads}),
-     "notified" AS (SELECT pg_notify(${at(2)}, "notice") FROM json_array_elements_text(${at(3)}::json) AS "notice" WHERE ${ourHeads})
+     ${storedAndNotified(at(1), at(2), at(3), `WHERE ${ourHeads}`)}
      SELECT "stream", "head" FROM "heads" WHERE (SELECT count(*) FROM "notified") >= 0`,
     ...upsert.args,
     last(ids),
@@ -119,11 +118,16 @@ async function moveHeadsAndStore(tx: Db, sql: Dialect, events: readonly PendingE
 /** The events with `ids` and their NOTIFY, in one statement (PostgreSQL). */
 async function storeEvents(tx: Db, events: readonly PendingEvent[], ids: readonly string[]): Promise<void> {
   // occurredAt's ISO text ends in Z, which a timestamp column ignores: the stored value is the UTC time, as Prisma stores it.
-  await tx.$executeRawUnsafe(
-    `WITH "stored" AS (INSERT INTO "ChangeEvent" (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM json_to_recordset($1::json) AS "event"(${EVENT_COLUMN_TYPES}))
-     SELECT pg_notify($2, "notice") FROM json_array_elements_text($3::json) AS "notice"`,
-    ...storedArgs(withIds(events, ids)),
-  );
+  await tx.$executeRawUnsafe(`WITH ${storedAndNotified("$1", "$2", "$3", "")} SELECT count(*) FROM "notified"`, ...storedArgs(withIds(events, ids)));
+}
+
+/**
+ * The CTEs "stored" (the events' rows, from the JSON parameter `rows`) and "notified" (each notice
+ * of the JSON array parameter `notices` sent on `channel`), both under `condition` when one is given.
+ */
+function storedAndNotified(rows: string, channel: string, notices: string, condition: string): string {
+  return `"stored" AS (INSERT INTO "ChangeEvent" (${EVENT_COLUMNS}) SELECT ${EVENT_COLUMNS} FROM json_to_recordset(${rows}::json) AS "event"(${EVENT_COLUMN_TYPES}) ${condition}),
+     "notified" AS (SELECT pg_notify(${channel}, "notice") FROM json_array_elements_text(${notices}::json) AS "notice" ${condition})`;
 }
 
 /** Moves the system stream's head (retention deleted events): every kept answer is re-checked. */

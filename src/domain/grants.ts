@@ -76,6 +76,9 @@ export async function createGrant(db: Db, actor: Actor, environmentId: string, c
   });
 }
 
+/** An environment's `_count` of its active grants, read with the environment under its lock. */
+export const ACTIVE_GRANT_COUNT = { select: { grants: { where: { lifecycle: "active" } } } } satisfies Prisma.EnvironmentCountOutputTypeDefaultArgs;
+
 /** What the create rules read about an environment besides the environment itself. */
 export interface GrantState {
   /** The (environment, release) row, active or deleted, if there is one. */
@@ -102,7 +105,7 @@ async function environmentForGrant(
       shares: { where: acceptedSharesOf(actor.id) },
       owner: { select: { id: true, email: true, plan: true } },
       grants: { where: { releaseId }, take: releaseId === undefined ? 0 : 1 },
-      _count: { select: { grants: { where: { lifecycle: "active" } } } },
+      _count: ACTIVE_GRANT_COUNT,
     },
   });
   const role = row ? roleIn(actor, row) : undefined;
@@ -223,18 +226,13 @@ async function softDeleteGrant(db: Db, actor: Actor, grantId: string, automatic:
     if (automatic && !grant.automatic) {
       throw grantConflict(`grant ${grantId} is managed by a person (automatic: false); an automatic deletion may not remove it`);
     }
-    const now = new Date();
+    const state = deletedBy(actor);
     const { count } = await db.grant.updateMany({
       where: { id: grantId, lifecycle: "active", protected: false, ...(automatic ? { automatic: true } : {}) },
-      data: { lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id },
+      data: state,
     });
     const { environment: _environment, ...row } = grant;
-    if (count === 1)
-      return recorded(
-        db,
-        { ...row, lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id },
-        grantEvent("grant-deleted", actor, grant.environment),
-      );
+    if (count === 1) return recorded(db, { ...row, ...state }, grantEvent("grant-deleted", actor, grant.environment));
     // Someone changed the grant between our read and our write: the next read explains how.
   }
   throw concurrentUpdate();
@@ -252,8 +250,7 @@ export async function deleteCheckedGrants(
   grants: readonly Grant[],
 ): Promise<void> {
   if (grants.length === 0) return;
-  const now = new Date();
-  const state = { lifecycle: "deleted", stateChangedAt: now, stateChangedById: actor.id };
+  const state = deletedBy(actor);
   const { count } = await db.grant.updateMany({
     where: { id: { in: grants.map((grant) => grant.id) }, environmentId: environment.id, lifecycle: "active", protected: false, automatic: true },
     data: state,
@@ -261,6 +258,9 @@ export async function deleteCheckedGrants(
   if (count !== grants.length) throw new LostRace(`${grants.length - count} of the grants to delete changed since they were checked`);
   for (const grant of grants) recorded(db, { ...grant, ...state }, grantEvent("grant-deleted", actor, environment));
 }
+
+/** The columns a soft deletion by `actor` sets, now. */
+const deletedBy = (actor: Actor) => ({ lifecycle: "deleted", stateChangedAt: new Date(), stateChangedById: actor.id });
 
 /** Re-activates a deleted grant (operation 6) as a manual grant. Finds deleted grants too. */
 export async function restoreGrant(db: Db, actor: Actor, grantId: string): Promise<Grant> {
