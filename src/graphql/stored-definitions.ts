@@ -27,6 +27,9 @@ interface StoredDefinition {
   presented?: { start: number; end: number } | null;
 }
 
+/** What a presented surface's identity adds to its definition's digest. */
+const PRESENTED = "#presented";
+
 /** What a release row brings: its id and digest (the type's and the field's selections). */
 export type DefinedRelease = Pick<ToolRelease, "id" | "metadataDigest">;
 
@@ -58,6 +61,18 @@ export class DefinitionCache {
     const stored: StoredDefinition = { utf8 };
     this.#known?.set(digest, stored, { size: Math.max(1, utf8.byteLength) });
     return stored;
+  }
+
+  /**
+   * The bytes of a stored text this cache keeps, by the identity its JsonText carries (a digest,
+   * or a digest's presented surface), without counting a lookup: how the read cache's answers hold
+   * their definitions (src/http/api/read-cache.ts). Undefined once the text has left the cache.
+   */
+  keptText(identity: string): Uint8Array | undefined {
+    const presented = identity.endsWith(PRESENTED);
+    const stored = this.#known?.get(presented ? identity.slice(0, -PRESENTED.length) : identity);
+    if (!presented) return stored?.utf8;
+    return stored?.presented ? stored.utf8.subarray(stored.presented.start, stored.presented.end) : undefined;
   }
 
   stats(): DefinitionCacheStats {
@@ -104,6 +119,6 @@ export function releasePresentedSurface(release: DefinedRelease, context: Contex
   return mapMaybePromise(storedDefinitionOf(release, context), (stored) => {
     if (stored.presented === undefined) stored.presented = presentedRange(stored.utf8);
     if (stored.presented === null) return presentedSurface(parsed(stored.utf8));
-    return new JsonText(stored.utf8.subarray(stored.presented.start, stored.presented.end), `${release.metadataDigest}#presented`);
+    return new JsonText(stored.utf8.subarray(stored.presented.start, stored.presented.end), `${release.metadataDigest}${PRESENTED}`);
   });
 }

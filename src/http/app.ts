@@ -84,7 +84,11 @@ export function createApp(options: AppOptions): App {
   const { db, logger } = options;
   const readCacheBytes = options.readCacheBytes ?? 0;
   const definitions = new DefinitionCache(options.definitionCacheBytes ?? 0);
-  const readCache = new ReadCache({ maxBytes: readCacheBytes, dataVersion: readCacheBytes > 0 ? dataVersionOf(db) : async () => "" });
+  const readCache = new ReadCache({
+    maxBytes: readCacheBytes,
+    dataVersion: readCacheBytes > 0 ? dataVersionOf(db) : async () => "",
+    storedText: (name) => definitions.keptText(name),
+  });
   const routed = createRouter({
     db,
     logger,

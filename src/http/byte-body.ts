@@ -10,7 +10,12 @@
 // external memory that makes V8 run full collections: under a load of lists, half of them.
 const bodies = new WeakMap<Response, KnownBody>();
 
-/** A body in hand: its bytes, in one or more chunks, and the hash its ETag carries when already computed (etag.ts). */
+/**
+ * A body in hand: its bytes, in one or more chunks, and the hash its ETag carries when already
+ * computed (etag.ts). A chunk that is a stored text the process keeps by identity (a definition in
+ * the definition cache) names it at the same index of `storedTexts`, so that the read cache can keep
+ * the name instead of the bytes.
+ */
 export class KnownBody {
   readonly byteLength: number;
   #bytes: Uint8Array | undefined;
@@ -19,6 +24,7 @@ export class KnownBody {
   constructor(
     readonly chunks: readonly Uint8Array[],
     readonly tag?: string,
+    readonly storedTexts: readonly (string | undefined)[] = [],
   ) {
     let byteLength = 0;
     for (const chunk of chunks) byteLength += chunk.byteLength;

@@ -238,8 +238,8 @@ describeEachDatabase("read cache settings", (provider) => {
   const services: TestService[] = [];
   afterAll(() => Promise.all(services.map((service) => service.stopAndDrop())));
 
-  const serviceWith = async (readCacheBytes: number) => {
-    const service = await startTestService(provider, { readCacheBytes });
+  const serviceWith = async (readCacheBytes: number, definitionCacheBytes?: number) => {
+    const service = await startTestService(provider, { readCacheBytes, ...(definitionCacheBytes === undefined ? {} : { definitionCacheBytes }) });
     services.push(service);
     return { service, world: await createWorld(service) };
   };
@@ -265,16 +265,58 @@ describeEachDatabase("read cache settings", (provider) => {
     const bytes = valueOf(samples, "toolgate_read_cache_bytes")!;
     expect(bytes).toBeGreaterThan(0);
     expect(bytes).toBeLessThanOrEqual(limit);
-    // A release's answer (its whole definition) is over a quarter of the limit: answered, never kept.
+    // A release's definition as a GraphQL value (bytes of the answer's own) is over a quarter of the limit: answered, never kept.
     const release = await world.publish(world.owner, uniqueName("large"), "1.0.0");
     const before = await lookups(service);
     for (let attempt = 0; attempt < 2; attempt++) {
-      const answer = await world.owner.http.get(`/v1/tool-releases/${release.id}`);
+      const answer = await world.owner.http.graphql("query ($id: UUID!) { toolRelease(id: $id) { definition } }", { id: release.id });
       expect(answer.status).toBe(200);
       expect(answer.text.length).toBeGreaterThan(limit / 4);
     }
     const after = await lookups(service);
     expect(after.hit - before.hit).toBe(0);
     expect(after.miss - before.miss).toBe(2);
+  });
+
+  it("keeps a REST answer's stored definition by name, not its bytes, and computes the answer again once the definition cache lets it go", async () => {
+    const { service, world } = await serviceWith(8192);
+    const first = await world.publish(world.owner, uniqueName("named"), "1.0.0");
+    const second = await world.publish(world.owner, uniqueName("named"), "1.0.0");
+    const read = (release: { id: string }) => world.owner.http.get(`/v1/tool-releases/${release.id}`);
+    const firstAnswer = await read(first);
+    expect(firstAnswer.status).toBe(200);
+    // The answer is mostly its definition, over a quarter of the cache, yet kept: it holds only its own bytes.
+    expect(firstAnswer.text.length).toBeGreaterThan(8192 / 4);
+    const { samples } = await scrape(service.metricsUrl);
+    expect(valueOf(samples, "toolgate_read_cache_bytes")!).toBeLessThan(firstAnswer.text.length);
+    const before = await lookups(service);
+    const again = await read(first);
+    expect(again.text).toBe(firstAnswer.text);
+    expect(again.headers.get("etag")).toBe(firstAnswer.headers.get("etag"));
+    expect((await lookups(service)).hit - before.hit).toBe(1);
+  });
+
+  it("computes a kept answer again once the definition it names has left the definition cache", async () => {
+    const names = [uniqueName("evicted"), uniqueName("evicted")];
+    // How much one definition takes in the definition cache, with the same name.
+    const probe = await serviceWith(0);
+    const published = await probe.world.publish(probe.world.owner, names[0]!, "1.0.0");
+    expect((await probe.world.owner.http.get(`/v1/tool-releases/${published.id}`)).status).toBe(200);
+    const definitionBytes = valueOf((await scrape(probe.service.metricsUrl)).samples, "toolgate_definition_cache_bytes")!;
+    expect(definitionBytes).toBeGreaterThan(0);
+    // Room for one definition: reading the second release's pushes the first one's out.
+    const { service, world } = await serviceWith(65536, Math.round(definitionBytes * 1.5));
+    const [one, other] = [await world.publish(world.owner, names[0]!, "1.0.0"), await world.publish(world.owner, names[1]!, "1.0.0")];
+    const read = (release: { id: string }) => world.owner.http.get(`/v1/tool-releases/${release.id}`);
+    const before = await lookups(service);
+    const first = await read(one);
+    expect((await read(one)).text).toBe(first.text);
+    expect((await read(other)).status).toBe(200);
+    const recomputed = await read(one);
+    expect(recomputed.text).toBe(first.text);
+    expect(recomputed.headers.get("etag")).toBe(first.headers.get("etag"));
+    expect((await read(one)).text).toBe(first.text);
+    const after = await lookups(service);
+    expect({ hits: after.hit - before.hit, misses: after.miss - before.miss }).toEqual({ hits: 2, misses: 3 });
   });
 });

@@ -9,6 +9,11 @@
 // and gets the kept bytes only if nothing it can see changed since, through any replica or process.
 // Other accounts' writes leave its version alone. Administrators see everything, so their reads are
 // never kept.
+//
+// Most answers are mostly stored definitions (a grant view's 5–50 KB, a list's fifty), which the
+// definition cache keeps already. An answer keeps those by name and only its own bytes, so the same
+// memory holds many times more answers; one whose definition has left the definition cache since
+// is computed again.
 import { LRUCache } from "lru-cache";
 import type { DataVersionReader } from "../../db/data-version.js";
 import type { Context } from "../../graphql/context.js";
@@ -16,20 +21,28 @@ import type { ReadCacheOutcome, ReadCacheStats } from "../../metrics/service-met
 import { byteResponse, KnownBody, knownBodyOf } from "../byte-body.js";
 import { sha256Base64url } from "../pipeline/etag.js";
 
+/** Where a kept answer's bytes are: its own, or a stored text's that the definition cache keeps, by name. */
+type KeptChunk = Uint8Array | { storedText: string };
+
 interface Answer {
   version: string;
   status: number;
   headers: [string, string][];
-  /** Its bytes, with the hash its ETag carries (src/http/pipeline/etag.ts) computed once per answer. */
-  body: KnownBody;
+  body: KeptChunk[];
+  /** The hash its ETag carries (src/http/pipeline/etag.ts), computed once per answer. */
+  tag: string;
+  /** The memory it holds itself: its own bytes, and the names of the rest. */
+  ownBytes: number;
   /** The GraphQL operation it ran, for the request metrics. */
   operationName: string | undefined;
 }
 
 export interface ReadCacheOptions {
-  /** The memory answers may take (their bytes and keys); 0 turns the cache off. */
+  /** The memory answers may take (their own bytes and keys); 0 turns the cache off. */
   maxBytes: number;
   dataVersion: DataVersionReader;
+  /** The bytes of a stored text kept elsewhere, by the name a body's chunk gives it (byte-body.ts); none when omitted. */
+  storedText?: ((name: string) => Uint8Array | undefined) | undefined;
 }
 
 /** Request bodies (and query strings) longer than this are not worth a key (publication plans carry whole definitions). */
@@ -38,21 +51,25 @@ const MAX_REQUEST_CHARS = 8192;
 const MAX_ANSWER_SHARE = 4;
 /** What an answer costs beyond its bytes and key: the entry, its headers, the LRU's bookkeeping. */
 const ANSWER_OVERHEAD_BYTES = 400;
+/** What naming a stored text costs beyond the name: its object and the array's slot. */
+const NAME_OVERHEAD_BYTES = 40;
 
 export class ReadCache {
   readonly #answers: LRUCache<string, Answer> | undefined;
   readonly #dataVersion: DataVersionReader;
+  readonly #storedText: (name: string) => Uint8Array | undefined;
   readonly #lookups: Record<ReadCacheOutcome, number> = { hit: 0, miss: 0, uncacheable: 0 };
   /** Reads being answered now, by version and key: what they will keep, or undefined. */
   readonly #running = new Map<string, Promise<Answer | undefined>>();
 
-  constructor({ maxBytes, dataVersion }: ReadCacheOptions) {
+  constructor({ maxBytes, dataVersion, storedText }: ReadCacheOptions) {
     this.#dataVersion = dataVersion;
+    this.#storedText = storedText ?? (() => undefined);
     if (maxBytes > 0) {
       this.#answers = new LRUCache<string, Answer>({
         maxSize: maxBytes,
         maxEntrySize: Math.floor(maxBytes / MAX_ANSWER_SHARE),
-        sizeCalculation: (answer, key) => answer.body.byteLength + key.length + ANSWER_OVERHEAD_BYTES,
+        sizeCalculation: (answer, key) => answer.ownBytes + key.length + ANSWER_OVERHEAD_BYTES,
       });
     }
   }
@@ -72,14 +89,16 @@ export class ReadCache {
       throw error;
     }
     const kept = this.#answers.get(key);
-    if (kept?.version === version) return this.#replay(kept, context);
+    const replayed = kept?.version === version ? this.#replay(kept, context) : undefined;
+    if (replayed) return replayed;
     // The same read at the same version already running (many clients asking right after a change):
     // its answer is as valid here as a kept one, so it is shared rather than computed again.
     const flight = `${version}\u0001${key}`;
     const running = this.#running.get(flight);
     if (running) {
       const shared = await running;
-      if (shared) return this.#replay(shared, context);
+      const replayedShared = shared && this.#replay(shared, context);
+      if (replayedShared) return replayedShared;
     }
     this.#lookups.miss += 1;
     let settle!: (answer: Answer | undefined) => void;
@@ -102,10 +121,17 @@ export class ReadCache {
     return { lookups: { ...this.#lookups }, bytes: this.#answers?.calculatedSize ?? 0 };
   }
 
-  #replay(answer: Answer, context: Context): Response {
+  /** The kept answer, unless a stored text it names has left the definition cache. */
+  #replay(answer: Answer, context: Context): Response | undefined {
+    const chunks: Uint8Array[] = [];
+    for (const chunk of answer.body) {
+      const bytes = chunk instanceof Uint8Array ? chunk : this.#storedText(chunk.storedText);
+      if (!bytes) return undefined;
+      chunks.push(bytes);
+    }
     this.#lookups.hit += 1;
     context.answer.operationName = answer.operationName;
-    return byteResponse(answer.body, { status: answer.status, headers: answer.headers });
+    return byteResponse(new KnownBody(chunks, answer.tag), { status: answer.status, headers: answer.headers });
   }
 
   /** Runs the handler; its answer may be kept when the executor said so (context.answer) and it is a 200. */
@@ -117,8 +143,30 @@ export class ReadCache {
     if (!context.answer.keepable || response.status !== 200) return { response };
     const known = knownBodyOf(response);
     const body = known?.tag ? known : tagged(known?.bytes ?? new Uint8Array(await response.arrayBuffer()));
-    const answer: Answer = { version, status: response.status, headers: [...response.headers], body, operationName: context.answer.operationName };
+    const answer: Answer = {
+      version,
+      status: response.status,
+      headers: [...response.headers],
+      ...this.#kept(body),
+      tag: body.tag!,
+      operationName: context.answer.operationName,
+    };
     return { response: byteResponse(body, { status: answer.status, headers: answer.headers }), answer };
+  }
+
+  /** `body`'s chunks as an answer keeps them: the stored texts kept elsewhere by name, the rest as they are. */
+  #kept(body: KnownBody): { body: KeptChunk[]; ownBytes: number } {
+    let ownBytes = 0;
+    const kept = body.chunks.map((chunk, index): KeptChunk => {
+      const storedText = body.storedTexts[index];
+      if (storedText !== undefined && this.#storedText(storedText)?.byteLength === chunk.byteLength) {
+        ownBytes += storedText.length + NAME_OVERHEAD_BYTES;
+        return { storedText };
+      }
+      ownBytes += chunk.byteLength;
+      return chunk;
+    });
+    return { body: kept, ownBytes };
   }
 
   async #uncacheable(handle: () => Promise<Response> | Response): Promise<Response> {

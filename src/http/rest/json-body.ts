@@ -50,7 +50,8 @@ function jsonPieces(value: unknown): Piece[] {
  */
 export function encodeJsonBody(value: unknown): KnownBody {
   const pieces = jsonPieces(value);
-  return new KnownBody(bodyChunks(pieces), piecesTag(pieces));
+  const { chunks, storedTexts } = bodyChunks(pieces);
+  return new KnownBody(chunks, piecesTag(pieces), storedTexts);
 }
 
 function piecesTag(pieces: readonly Piece[]): string {
@@ -63,21 +64,28 @@ function piecesTag(pieces: readonly Piece[]): string {
   return hash.digest("base64url");
 }
 
-/** The text pieces encoded into one buffer, and the stored texts' bytes between them, in order. */
-function bodyChunks(pieces: readonly Piece[]): Uint8Array[] {
+/**
+ * The text pieces encoded into one buffer, and the stored texts' bytes between them, in order, with
+ * the identity of each stored text at its chunk's index.
+ */
+function bodyChunks(pieces: readonly Piece[]): { chunks: Uint8Array[]; storedTexts: (string | undefined)[] } {
   let textLength = 0;
   for (const piece of pieces) if (typeof piece === "string") textLength += Buffer.byteLength(piece, "utf8");
   const text = Buffer.allocUnsafe(textLength);
   const chunks: Uint8Array[] = [];
+  const storedTexts: (string | undefined)[] = [];
   let offset = 0;
   for (const piece of pieces) {
     if (typeof piece !== "string") {
-      if (piece.utf8.byteLength > 0) chunks.push(piece.utf8);
+      if (piece.utf8.byteLength > 0) {
+        storedTexts[chunks.length] = piece.identity;
+        chunks.push(piece.utf8);
+      }
     } else if (piece.length > 0) {
       const written = text.write(piece, offset, "utf8");
       chunks.push(text.subarray(offset, offset + written));
       offset += written;
     }
   }
-  return chunks;
+  return { chunks, storedTexts };
 }
