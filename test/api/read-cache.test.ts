@@ -278,10 +278,9 @@ describeEachDatabase("read cache settings", (provider) => {
     expect(after.miss - before.miss).toBe(2);
   });
 
-  it("keeps a REST answer's stored definition by name, not its bytes, and computes the answer again once the definition cache lets it go", async () => {
+  it("keeps a REST answer's stored definition by name, not its bytes", async () => {
     const { service, world } = await serviceWith(8192);
     const first = await world.publish(world.owner, uniqueName("named"), "1.0.0");
-    const second = await world.publish(world.owner, uniqueName("named"), "1.0.0");
     const read = (release: { id: string }) => world.owner.http.get(`/v1/tool-releases/${release.id}`);
     const firstAnswer = await read(first);
     expect(firstAnswer.status).toBe(200);
