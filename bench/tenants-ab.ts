@@ -1,6 +1,6 @@
 // `npx tsx bench/tenants-ab.ts <other-build> [sqlite|postgresql] [rounds]`: this build against another
 // build's `bin/toolgate.js` (a checkout of an earlier commit, built) on the many-tenant data set,
-// read cache off, both loaded at the same time: each server has a load worker of its own sending the
+// read cache off (READ_CACHE_MB=8, say, for both as shipped), both loaded at the same time: each server has a load worker of its own sending the
 // same requests over 8 connections, for 3 s per round. On a shared VM whose speed swings by 2× within
 // a minute, interleaved runs compare one moment with another; runs side by side meet the same
 // moments, so the per-round ratio of CPU per request holds still where the times do not. Prints, per
@@ -22,10 +22,8 @@ const loaders = [startLoader(), startLoader()];
 try {
   const { seed } = await seedTenantsDatabase(scratch.url, provider);
   const requests = tenantRequests(seed, TENANT_REQUESTS);
-  const servers = [
-    await startToolgate(scratch.url, { TOOLGATE_READ_CACHE_MB: "0" }),
-    await startToolgate(scratch.url, { TOOLGATE_READ_CACHE_MB: "0" }, otherBuild),
-  ];
+  const readCache = { TOOLGATE_READ_CACHE_MB: process.env.READ_CACHE_MB ?? "0" };
+  const servers = [await startToolgate(scratch.url, readCache), await startToolgate(scratch.url, readCache, otherBuild)];
   try {
     const bothAtOnce = (load: TenantRequest[], durationSeconds: number, sequenceStart: number) =>
       Promise.all(

@@ -37,6 +37,33 @@ describe("byteResponse", () => {
     expect(await response.text()).toBe("");
   });
 
+  it("reads as the same bytes through its stream, made when asked for, and then no longer knows them", async () => {
+    const chunks = [Buffer.from("[1,"), Buffer.from(""), Buffer.from("2]")];
+    const response = byteResponse(new KnownBody(chunks), { status: 200, headers: { "content-type": "application/json" } });
+    expect(response).toBeInstanceOf(Response);
+    const stream = response.body;
+    expect(response.body).toBe(stream);
+    expect(response.bodyUsed).toBe(false);
+    expect(knownBodyOf(response)).toBeDefined();
+    expect(await new Response(stream).text()).toBe("[1,2]");
+    expect(response.bodyUsed).toBe(true);
+    expect(knownBodyOf(response)).toBeUndefined();
+    await expect(response.text()).rejects.toThrow(TypeError);
+  });
+
+  it("answers each way of reading a body once, and clones before a read", async () => {
+    const bytes = Buffer.from('{"a":[1]}');
+    const response = byteResponse(bytes, { status: 202, statusText: "Taken", headers: { "content-type": "application/json", "x-one": "1" } });
+    const copy = response.clone();
+    expect([copy.status, copy.statusText, copy.headers.get("x-one")]).toEqual([202, "Taken", "1"]);
+    expect(await copy.json()).toEqual({ a: [1] });
+    expect(Buffer.from(await response.clone().bytes()).equals(bytes)).toBe(true);
+    expect(await (await response.clone().blob()).text()).toBe('{"a":[1]}');
+    expect(await response.text()).toBe('{"a":[1]}');
+    await expect(response.arrayBuffer()).rejects.toThrow(TypeError);
+    expect(() => response.clone()).toThrow(TypeError);
+  });
+
   it("knows no bytes of a response made otherwise", () => {
     expect(knownBodyOf(new Response("text"))).toBeUndefined();
   });

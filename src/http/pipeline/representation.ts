@@ -66,7 +66,7 @@ function createRepresentation(): Represent {
   const streamed = async (request: Request, response: Response, compressible: boolean, coding: ContentCoding | undefined): Promise<Response> => {
     const headers = new Headers(response.headers);
     if (!headers.has("cache-control")) headers.set("cache-control", CACHE_CONTROL_OTHER);
-    if (!response.body || response.status === 204 || response.status === 304) {
+    if (!hasBody(response) || response.status === 204 || response.status === 304) {
       return new Response(null, { status: response.status, statusText: response.statusText, headers });
     }
     const init = { status: response.status, statusText: response.statusText, headers };
@@ -76,9 +76,10 @@ function createRepresentation(): Represent {
       headers.set("content-length", String(known.byteLength));
       return request.method === "HEAD" ? new Response(null, init) : byteResponse(known, init);
     }
+    const body = response.body!;
     // Not ours to buffer: it may be a stream that never reaches 1 KiB (an event stream, say).
-    if (!compressible) return new Response(request.method === "HEAD" ? null : cancelledWhenAbandoned(response.body, request.signal), init);
-    const { prefix, complete, rest } = await readPrefix(response.body, MIN_COMPRESSED_BYTES);
+    if (!compressible) return new Response(request.method === "HEAD" ? null : cancelledWhenAbandoned(body, request.signal), init);
+    const { prefix, complete, rest } = await readPrefix(body, MIN_COMPRESSED_BYTES);
     if (complete) {
       headers.set("content-length", String(prefix.byteLength));
       // Whole (a GraphQL answer over POST, an error): a body in hand, written in one go (node-response.ts).
@@ -104,13 +105,16 @@ function createRepresentation(): Represent {
     const path = new URL(request.url).pathname;
     const represented =
       // Only whole documents are buffered; an event stream (GraphQL over SSE) is passed through.
-      reads && response.status === 200 && response.body && compressible && REVALIDATED_PATH.test(path)
+      reads && response.status === 200 && hasBody(response) && compressible && REVALIDATED_PATH.test(path)
         ? await revalidated(request, response, coding)
         : await streamed(request, response, compressible && !coded, coding);
     if ((compressible || represented.status === 304) && !variesByAcceptEncoding(represented)) represented.headers.append("vary", "Accept-Encoding");
     return represented;
   };
 }
+
+/** Whether the response has a body, without making the stream of a body in hand (byte-body.ts). */
+const hasBody = (response: Response) => knownBodyOf(response) !== undefined || response.body !== null;
 
 const variesByAcceptEncoding = (response: Response) =>
   (response.headers.get("vary") ?? "").split(",").some((name) => name.trim().toLowerCase() === "accept-encoding");
