@@ -116,7 +116,7 @@ export async function openDatabase(databaseUrl: string, options: DatabaseOptions
       ? new SqliteClient({ adapter: reachable.factory, log })
       : (new PostgresClient({ adapter: reachable.factory, log }) as unknown as SqliteClient);
   providers.set(client, provider);
-  dataVersionReaders.set(client, dataVersionReader(reachable.access));
+  dataVersionReaders.set(client, dataVersionReader(reachable.access, options.onQuery));
   const pool = postgresPoolOf(factory);
   const preparedStatements = (options.postgres ?? DEFAULT_POSTGRES_SETTINGS).preparedStatements;
   definitionTextReaders.set(client, definitionTextReader(reachable.access, pool && { pool, preparedStatements }, options.onQuery));

@@ -5,7 +5,8 @@
 // reader's data version (src/db/data-version.ts: its account's head and the system's) is read before
 // the handler runs; the answer is kept under it only when the handler executed a query without
 // errors (the executors note that in the context: answerable.ts) and answered 200. A later identical request reads
-// the version again (one small statement instead of the 3–5 a read needs, and no GraphQL execution)
+// the version again (one small statement, shared by the reads of one turn of the event loop, instead
+// of the 3–5 a read needs, and no GraphQL execution)
 // and gets the kept bytes only if nothing it can see changed since, through any replica or process.
 // Other accounts' writes leave its version alone. Administrators see everything, so their reads are
 // never kept.
