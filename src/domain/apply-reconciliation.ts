@@ -79,7 +79,7 @@ export async function executeCreations(
   const grants: Grant[] = [];
   // The rows of the releases resolved already, read together; each creation's result replaces its
   // release's row, so a release named twice sees the first creation's grant.
-  const resolved = creations.flatMap((creation) => ("entry" in creation.release ? [] : [creation.release.id]));
+  const resolved = resolvedReleaseIds(creations);
   const rowOf = new Map<string, Grant | null>(resolved.map((id) => [id, null]));
   if (resolved.length > 0) {
     for (const row of await db.grant.findMany({ where: { environmentId: environment.id, releaseId: { in: resolved } } })) rowOf.set(row.releaseId, row);
@@ -98,6 +98,10 @@ export async function executeCreations(
   }
   return grants;
 }
+
+/** The ids of the creations' releases that exist already (not those this body publishes). */
+const resolvedReleaseIds = (creations: readonly ResolvedCreation[]) =>
+  creations.flatMap((creation) => ("entry" in creation.release ? [] : [creation.release.id]));
 
 /** The releases the ById selectors name that may be granted now, by id, in one statement. */
 async function releasesById(db: Db, selectors: readonly ReleaseSelector[]): Promise<Map<string, ToolRelease>> {
@@ -155,7 +159,7 @@ function plannedRelease(selector: ReleaseSelector, ownerEmail: string, plan: rea
 async function assertGrantCapacity(db: Db, environment: Environment, plan: string, creations: readonly ResolvedCreation[]): Promise<void> {
   const limit = limitsOf(plan).activeGrantsPerEnvironment;
   if (limit === null || creations.length === 0) return;
-  const existingIds = creations.flatMap((creation) => ("entry" in creation.release ? [] : [creation.release.id]));
+  const existingIds = resolvedReleaseIds(creations);
   // The environment's active grant count and its active grants of these releases, in one read.
   const counted = await db.environment.findUniqueOrThrow({
     where: { id: environment.id },

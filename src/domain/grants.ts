@@ -10,9 +10,10 @@ import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.
 import { findSelectedRelease, parseReleaseSelector, selectedReleaseNotFound, type ReleaseSelectorInput } from "./grant-release-selector.js";
 import {
   acceptedSharesOf,
+  accessInclude,
+  accessTo,
   type EnvironmentRole,
   type ShareGrant,
-  environmentNotFound,
   grantNotFound,
   requireDeployer,
   roleIn,
@@ -101,16 +102,12 @@ async function environmentForGrant(
 ): Promise<{ access: { environment: EnvironmentOfPlan; role: EnvironmentRole }; grantState: GrantState }> {
   const row = await db.environment.findUnique({
     where: { id: environmentId },
-    include: {
-      shares: { where: acceptedSharesOf(actor.id) },
-      owner: { select: { id: true, email: true, plan: true } },
-      grants: { where: { releaseId }, take: releaseId === undefined ? 0 : 1 },
-      _count: ACTIVE_GRANT_COUNT,
-    },
+    include: { ...accessInclude(actor), grants: { where: { releaseId }, take: releaseId === undefined ? 0 : 1 }, _count: ACTIVE_GRANT_COUNT },
   });
-  const role = row ? roleIn(actor, row) : undefined;
-  if (!row || !role) throw environmentNotFound(environmentId);
-  const { grants, _count, ...environment } = row;
+  const {
+    environment: { grants, _count, ...environment },
+    role,
+  } = accessTo(actor, environmentId, row);
   return { access: { environment, role }, grantState: { existing: grants[0] ?? null, activeGrants: _count.grants } };
 }
 

@@ -35,15 +35,26 @@ export function roleIn(actor: Actor, environment: EnvironmentOwnership & { share
   return share.role === "deployer" ? "deployer" : "viewer";
 }
 
+/** What an access check reads with an environment: the actor's accepted share, and the owner for the write checks. */
+export const accessInclude = (actor: Actor) => ({
+  shares: { where: acceptedSharesOf(actor.id) },
+  owner: { select: { id: true, email: true, plan: true } },
+});
+
+/** The environment row read with accessInclude and the actor's role in it, or ENVIRONMENT_NOT_FOUND when there is none or it may not see it. */
+export function accessTo<Row extends EnvironmentOwnership & { shares: ShareGrant[] }>(
+  actor: Actor,
+  environmentId: string,
+  row: Row | null,
+): { environment: Row; role: EnvironmentRole } {
+  const role = row ? roleIn(actor, row) : undefined;
+  if (!row || !role) throw environmentNotFound(environmentId);
+  return { environment: row, role };
+}
+
 /** Loads an environment the actor can see, or throws ENVIRONMENT_NOT_FOUND. */
 export async function environmentAccess(db: Db, actor: Actor, environmentId: string): Promise<EnvironmentAccess> {
-  const environment = await db.environment.findUnique({
-    where: { id: environmentId },
-    include: { shares: { where: acceptedSharesOf(actor.id) }, owner: { select: { id: true, email: true, plan: true } } },
-  });
-  const role = environment ? roleIn(actor, environment) : undefined;
-  if (!environment || !role) throw environmentNotFound(environmentId);
-  return { environment, role };
+  return accessTo(actor, environmentId, await db.environment.findUnique({ where: { id: environmentId }, include: accessInclude(actor) }));
 }
 
 /** The ids of those of `actors` who may see the environment: one lookup of it (with those accounts' shares), however many they are. */
