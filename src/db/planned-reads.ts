@@ -10,7 +10,8 @@
 // holds the two equal over generated arguments on both databases.
 import { getDatamodel } from "./generated/pothos-types.js";
 
-type Map = Record<string, unknown>;
+/** A plain object: Prisma's arguments, a decoded row. */
+type Plain = Record<string, unknown>;
 export type PlannedModel = "grant" | "environment" | "toolRelease";
 
 interface Field {
@@ -60,11 +61,11 @@ export interface PlannedRead {
   sql: string;
   args: unknown[];
   /** The row as Prisma would answer it, from the statement's one column (null: no row). */
-  decode(value: unknown): Map | null;
+  decode(value: unknown): Plain | null;
 }
 
 /** `findFirst(args)` on `model` as one statement, or undefined when its arguments are not translated here. */
-export function planFindFirst(dialect: Dialect, model: PlannedModel, args: Map): PlannedRead | undefined {
+export function planFindFirst(dialect: Dialect, model: PlannedModel, args: Plain): PlannedRead | undefined {
   try {
     return new Planner(dialect).findFirst(models.get(MODEL_OF[model])!, args);
   } catch (error) {
@@ -80,25 +81,37 @@ interface Shape {
   nested: Array<{ name: string; shape: Shape; list: boolean }>;
 }
 
+/**
+ * One FROM of the statement: its row, and the to-one relations of that row (and of their rows) that
+ * the selection, the order or a filter reads, each joined once. A correlated subquery per use looked
+ * a grant's release up four times (its object, two sort keys and a filter).
+ */
+interface FromScope {
+  joins: string[];
+  joined: Map<string, string>;
+}
+
 class Planner {
   private readonly args: unknown[] = [];
   private aliases = 0;
+  /** The FROM each alias belongs to. */
+  private readonly scopes = new Map<string, FromScope>();
 
   constructor(private readonly dialect: Dialect) {}
 
-  findFirst(model: Model, args: Map): PlannedRead {
+  findFirst(model: Model, args: Plain): PlannedRead {
     for (const key of Object.keys(args)) if (key !== "select" && key !== "where") unplannable(`findFirst ${key}`);
-    const alias = this.alias();
+    const alias = this.rowAlias();
     const { sql: object, shape } = this.object(model, alias, args.select);
     const where = args.where === undefined ? "" : ` WHERE ${this.where(model, alias, args.where)}`;
-    const sql = `SELECT ${this.dialect.postgres ? object : `json(${object})`} AS "row" FROM "${model.name}" AS ${alias}${where} LIMIT 1`;
+    const sql = `SELECT ${this.dialect.postgres ? object : `json(${object})`} AS "row" FROM ${this.from(model, alias)}${where} LIMIT 1`;
     const postgres = this.dialect.postgres;
     return {
       sql,
       args: this.args,
       decode: (value) => {
         if (value === null || value === undefined) return null;
-        const row = (typeof value === "string" ? JSON.parse(value) : value) as Map;
+        const row = (typeof value === "string" ? JSON.parse(value) : value) as Plain;
         return decodeRow(row, shape, postgres);
       },
     };
@@ -108,6 +121,34 @@ class Planner {
     return `"t${this.aliases++}"`;
   }
 
+  /** The alias of a FROM's row: the relations joined to it are listed by `from`, once the statement around it is built. */
+  private rowAlias(): string {
+    const alias = this.alias();
+    this.scopes.set(alias, { joins: [], joined: new Map() });
+    return alias;
+  }
+
+  private from(model: Model, alias: string): string {
+    return `"${model.name}" AS ${alias}${this.scopes.get(alias)!.joins.join("")}`;
+  }
+
+  /** The alias of the row the to-one relation `field` of the row `alias` refers to, joined once per FROM (no row: its columns are NULL). */
+  private joined(model: Model, alias: string, field: Field): { target: Model; alias: string } {
+    const target = models.get(field.type) ?? unplannable(field.type);
+    const [foreignKey] = field.relationFromFields ?? [];
+    if (!target.id || !foreignKey || field.relationFromFields!.length !== 1) unplannable(`${model.name}.${field.name}: key on the other side`);
+    const scope = this.scopes.get(alias)!;
+    const key = `${alias}.${field.name}`;
+    let inner = scope.joined.get(key);
+    if (inner === undefined) {
+      inner = this.alias();
+      scope.joined.set(key, inner);
+      scope.joins.push(` LEFT JOIN "${target.name}" AS ${inner} ON ${inner}."${target.id}" = ${alias}."${foreignKey}"`);
+      this.scopes.set(inner, scope);
+    }
+    return { target, alias: inner };
+  }
+
   private parameter(value: unknown): string {
     this.args.push(value);
     return this.dialect.postgres ? `$${this.args.length}` : "?";
@@ -115,7 +156,7 @@ class Planner {
 
   /** The JSON object of `select` over the row `alias` of `model`. */
   private object(model: Model, alias: string, select: unknown): { sql: string; shape: Shape } {
-    if (!isMap(select)) unplannable(`${model.name}: select`);
+    if (!isPlain(select)) unplannable(`${model.name}: select`);
     const shape: Shape = { dates: [], booleans: [], nested: [] };
     const members: string[] = [];
     for (const [name, wanted] of Object.entries(select)) {
@@ -143,18 +184,17 @@ class Planner {
 
   /** A relation's JSON: the related object (null when absent) or the list, as a subquery. */
   private relation(model: Model, alias: string, field: Field, wanted: unknown): { sql: string; shape: Shape } {
-    if (!isMap(wanted)) unplannable(`${model.name}.${field.name}: not a select`);
-    const target = models.get(field.type) ?? unplannable(field.type);
-    // Every relation of the schema refers to its target's single-column id (references: [id]).
-    if (!(field.isList ? model.id : target.id)) unplannable(`${model.name}.${field.name}: no single-column id`);
-    const inner = this.alias();
+    if (!isPlain(wanted)) unplannable(`${model.name}.${field.name}: not a select`);
     if (!field.isList) {
       for (const key of Object.keys(wanted)) if (key !== "select") unplannable(`${model.name}.${field.name} ${key}`);
-      const [foreignKey] = field.relationFromFields ?? [];
-      if (!foreignKey || field.relationFromFields!.length !== 1) unplannable(`${model.name}.${field.name}: key on the other side`);
-      const { sql, shape } = this.object(target, inner, wanted.select);
-      return { sql: `(SELECT ${sql} FROM "${target.name}" AS ${inner} WHERE ${inner}."${target.id}" = ${alias}."${foreignKey}")`, shape };
+      const joined = this.joined(model, alias, field);
+      const { sql, shape } = this.object(joined.target, joined.alias, wanted.select);
+      return { sql: `CASE WHEN ${joined.alias}."${joined.target.id}" IS NULL THEN NULL ELSE ${sql} END`, shape };
     }
+    const target = models.get(field.type) ?? unplannable(field.type);
+    // Every relation of the schema refers to its target's single-column id (references: [id]).
+    if (!model.id) unplannable(`${model.name}.${field.name}: no single-column id`);
+    const inner = this.rowAlias();
     for (const key of Object.keys(wanted)) if (!["select", "where", "orderBy", "take"].includes(key)) unplannable(`${model.name}.${field.name} ${key}`);
     const backKey = foreignKeyTo(target, field);
     const { sql: object, shape } = this.object(target, inner, wanted.select);
@@ -171,7 +211,7 @@ class Planner {
     // The sort keys are columns of the page, computed once per row, and order both the page and its array.
     const keys = order.map((key, index) => `${key.expression} AS "k${index}"`).join(", ");
     const byKeys = order.map((key, index) => `"k${index}" ${key.direction}`).join(", ");
-    const page = `SELECT ${object} AS "item", ${keys} FROM "${target.name}" AS ${inner} WHERE ${conditions.join(" AND ")} ORDER BY ${byKeys}${limit}`;
+    const page = `SELECT ${object} AS "item", ${keys} FROM ${this.from(target, inner)} WHERE ${conditions.join(" AND ")} ORDER BY ${byKeys}${limit}`;
     const sql = this.dialect.postgres
       ? `(SELECT COALESCE(json_agg("item" ORDER BY ${byKeys}), '[]'::json) FROM (${page}) AS "page")`
       : `(SELECT jsonb_group_array("item" ORDER BY ${byKeys}) FROM (${page}))`;
@@ -186,23 +226,16 @@ class Planner {
       const field = model.fields.get(name) ?? unplannable(`${model.name}.${name}`);
       if (field.kind === "scalar") return { expression: `${alias}."${name}"`, direction: direction(value) };
       if (field.kind !== "object" || field.isList) unplannable(`order by ${model.name}.${name}`);
-      const [foreignKey] = field.relationFromFields ?? [];
-      if (!foreignKey) unplannable(`order by ${model.name}.${name}`);
-      const target = models.get(field.type)!;
-      if (!target.id) unplannable(`order by ${model.name}.${name}: no single-column id`);
       const [column, columnDirection] = singleEntry(value);
-      if (target.fields.get(column)?.kind !== "scalar") unplannable(`order by ${target.name}.${column}`);
-      const inner = this.alias();
-      return {
-        expression: `(SELECT ${inner}."${column}" FROM "${target.name}" AS ${inner} WHERE ${inner}."${target.id}" = ${alias}."${foreignKey}")`,
-        direction: direction(columnDirection),
-      };
+      const joined = this.joined(model, alias, field);
+      if (joined.target.fields.get(column)?.kind !== "scalar") unplannable(`order by ${joined.target.name}.${column}`);
+      return { expression: `${joined.alias}."${column}"`, direction: direction(columnDirection) };
     });
   }
 
   /** A Prisma `where` over the row `alias` of `model`, as SQL. */
   private where(model: Model, alias: string, where: unknown): string {
-    if (!isMap(where)) unplannable(`${model.name}: where`);
+    if (!isPlain(where)) unplannable(`${model.name}: where`);
     const conditions: string[] = [];
     for (const [name, value] of Object.entries(where)) {
       if (value === undefined) continue;
@@ -226,12 +259,12 @@ class Planner {
   private scalarFilter(alias: string, field: Field, filter: unknown): string {
     if (field.kind !== "scalar" || field.isList || !SCALAR_TYPES.has(field.type)) unplannable(`filter on ${field.name}`);
     const column = `${alias}."${field.name}"`;
-    if (!isMap(filter)) return this.equals(column, field, filter);
+    if (!isPlain(filter)) return this.equals(column, field, filter);
     const conditions: string[] = [];
     for (const [operator, operand] of Object.entries(filter)) {
       if (operand === undefined) continue;
       if (operator === "equals") conditions.push(this.equals(column, field, operand));
-      else if (operator === "not" && !isMap(operand))
+      else if (operator === "not" && !isPlain(operand))
         conditions.push(operand === null ? `${column} IS NOT NULL` : `NOT (${this.equals(column, field, operand)})`);
       else if (operator === "in" && Array.isArray(operand)) conditions.push(this.inList(column, field, operand));
       else if (operator === "notIn" && Array.isArray(operand)) conditions.push(`NOT (${this.inList(column, field, operand)})`);
@@ -268,19 +301,20 @@ class Planner {
 
   /** `relation: {…}` (to-one) or `relation: { some | none: {…} }` (to-many), as EXISTS. */
   private relationFilter(model: Model, alias: string, field: Field, filter: unknown): string {
-    const target = models.get(field.type)!;
-    if (!(field.isList ? model.id : target.id)) unplannable(`filter on ${field.name}: no single-column id`);
-    const inner = this.alias();
     if (!field.isList) {
-      const [foreignKey] = field.relationFromFields ?? [];
-      if (!foreignKey || field.relationFromFields!.length !== 1 || !isMap(filter) || "is" in filter || "isNot" in filter)
-        unplannable(`filter on ${field.name}`);
-      return `EXISTS (SELECT 1 FROM "${target.name}" AS ${inner} WHERE ${inner}."${target.id}" = ${alias}."${foreignKey}" AND ${this.where(target, inner, filter)})`;
+      if (!isPlain(filter) || "is" in filter || "isNot" in filter) unplannable(`filter on ${field.name}`);
+      const joined = this.joined(model, alias, field);
+      // SQL's three values, as Prisma's statement has them: under NOT, a condition that is NULL for the related row stays NULL.
+      return `${joined.alias}."${joined.target.id}" IS NOT NULL AND ${this.where(joined.target, joined.alias, filter)}`;
     }
+    const target = models.get(field.type)!;
+    if (!model.id) unplannable(`filter on ${field.name}: no single-column id`);
+    const inner = this.rowAlias();
     const [quantifier, condition] = singleEntry(filter);
     if (quantifier !== "some" && quantifier !== "none") unplannable(`filter on ${field.name}: ${quantifier}`);
     const backKey = foreignKeyTo(target, field);
-    const exists = `EXISTS (SELECT 1 FROM "${target.name}" AS ${inner} WHERE ${inner}."${backKey}" = ${alias}."${model.id}" AND ${this.where(target, inner, condition)})`;
+    const matches = this.where(target, inner, condition);
+    const exists = `EXISTS (SELECT 1 FROM ${this.from(target, inner)} WHERE ${inner}."${backKey}" = ${alias}."${model.id}" AND ${matches})`;
     return quantifier === "some" ? exists : `NOT ${exists}`;
   }
 }
@@ -294,7 +328,7 @@ function foreignKeyTo(target: Model, field: Field): string {
 }
 
 function singleEntry(value: unknown): [string, unknown] {
-  if (!isMap(value)) unplannable("expected one key");
+  if (!isPlain(value)) unplannable("expected one key");
   const entries = Object.entries(value);
   if (entries.length !== 1) unplannable("expected one key");
   return entries[0]!;
@@ -306,12 +340,12 @@ function direction(value: unknown): string {
   return unplannable(`order direction ${String(value)}`);
 }
 
-function isMap(value: unknown): value is Map {
+function isPlain(value: unknown): value is Plain {
   return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date);
 }
 
 /** The row as Prisma answers it: dates as Date (PostgreSQL's JSON omits their zone: they are UTC), booleans as booleans. */
-function decodeRow(row: Map, shape: Shape, postgres: boolean): Map {
+function decodeRow(row: Plain, shape: Shape, postgres: boolean): Plain {
   for (const name of shape.dates) {
     const value = row[name];
     if (typeof value === "string") row[name] = new Date(postgres ? `${value}Z` : value);
@@ -319,8 +353,8 @@ function decodeRow(row: Map, shape: Shape, postgres: boolean): Map {
   if (!postgres) for (const name of shape.booleans) if (typeof row[name] === "number") row[name] = row[name] === 1;
   for (const { name, shape: nested, list } of shape.nested) {
     const value = row[name];
-    if (list) row[name] = (value as Map[]).map((item) => decodeRow(item, nested, postgres));
-    else if (value !== null && value !== undefined) row[name] = decodeRow(value as Map, nested, postgres);
+    if (list) row[name] = (value as Plain[]).map((item) => decodeRow(item, nested, postgres));
+    else if (value !== null && value !== undefined) row[name] = decodeRow(value as Plain, nested, postgres);
   }
   return row;
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { seedTenants, type TenantsSeed } from "../../bench/tenants-dataset.js";
 import { findFirstPlanned, openDatabase, plannedReaderOf, type Database } from "../../src/db/client.js";
 import type { Account } from "../../src/db/generated/sqlite/client.js";
-import type { PlannedModel } from "../../src/db/planned-reads.js";
+import { planFindFirst, type PlannedModel } from "../../src/db/planned-reads.js";
 import { findEnvironment } from "../../src/domain/environments.js";
 import { findGrant, GRANT_LIST_ORDER } from "../../src/domain/grants.js";
 import { environmentGrantsWhere } from "../../src/domain/permissions/index.js";
@@ -201,6 +201,53 @@ describeEachDatabase("planned reads", (provider) => {
     expect(outcomes.planned).toBe(240);
     expect(outcomes.found).toBeGreaterThan(60);
     expect(outcomes.found).toBeLessThan(220);
+  });
+
+  it("answer what Prisma answers for relation filters under NOT and OR, where the related row's column is NULL", async () => {
+    const grant = seed.keys.grants[3]!;
+    await db.toolRelease.update({ where: { id: grant.releaseId }, data: { currentCoordinate: null } });
+    try {
+      const select = { id: true, release: { select: { id: true, currentCoordinate: true } } };
+      const filters: Map[] = [
+        { NOT: { release: { currentCoordinate: true } } },
+        { release: { NOT: { currentCoordinate: true } } },
+        { NOT: { release: { NOT: { currentCoordinate: true } } } },
+        { OR: [{ release: { currentCoordinate: false } }, { NOT: { release: { currentCoordinate: false } } }] },
+        { release: { currentCoordinate: null } },
+        { NOT: { release: { currentCoordinate: { not: null } } } },
+      ];
+      const rows = [];
+      for (const filter of filters) {
+        const { outcome, row } = await compare("grant", { select, where: { AND: [{ id: grant.id }, filter] } });
+        expect(outcome).toBe("planned");
+        rows.push(row);
+      }
+      // A NULL column makes a comparison and its negation both miss the row, and IS NULL find it: both were compared.
+      expect(rows.some((row) => row === null)).toBe(true);
+      expect(rows.some((row) => row !== null)).toBe(true);
+    } finally {
+      await db.toolRelease.update({ where: { id: grant.releaseId }, data: { currentCoordinate: true } });
+    }
+  });
+
+  it("join a grant's release once, however many times its selection, order and filter read it", () => {
+    const args = {
+      select: {
+        id: true,
+        grants: {
+          select: { id: true, release: { select: { name: true, version: true, owner: { select: { name: true } } } } },
+          where: environmentGrantsWhere(false),
+          orderBy: GRANT_LIST_ORDER,
+          take: 50,
+        },
+      },
+      where: { id: MISSING_ID },
+    };
+    const plan = planFindFirst({ postgres: provider === "postgresql" }, "environment", args)!;
+    expect(plan.sql.match(/"ToolRelease"/g)).toHaveLength(1);
+    expect(plan.sql.match(/"Account"/g)).toHaveLength(1);
+    expect(JSON.stringify(GRANT_LIST_ORDER)).toContain("release");
+    expect(JSON.stringify(environmentGrantsWhere(false))).toContain("release");
   });
 
   it("leave arguments outside the translated subset to Prisma", async () => {
