@@ -164,11 +164,11 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
     expect(data.environment.activeGrants).toHaveLength(3);
     expect(data.environment.activeGrants[0].release.owner.name).toEqual(expect.any(String));
     // Every column the statements name, by table: selected (plain, or inside the JSON objects that
-    // PostgreSQL's joined reads build), filtered on or ordered by.
+    // PostgreSQL's joined reads build), filtered on or ordered by, of tables read or joined.
     const namedByTable = new Map<string, Set<string>>();
     for (const statement of statements) {
       const tableOfAlias = new Map<string, string>();
-      for (const [, table, alias] of statement.matchAll(/FROM (?:[`"]\w+[`"]\.)?[`"](\w+)[`"](?: AS [`"](\w+)[`"])?/g))
+      for (const [, table, alias] of statement.matchAll(/(?:FROM|JOIN) (?:[`"]\w+[`"]\.)?[`"](\w+)[`"](?: AS [`"](\w+)[`"])?/g))
         tableOfAlias.set(alias ?? table!, table!);
       for (const [, qualifier, column] of statement.matchAll(/[`"](\w+)[`"]\.[`"](\w+)[`"](?!\.)/g)) {
         const table = tableOfAlias.get(qualifier!);
