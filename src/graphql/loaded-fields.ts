@@ -23,6 +23,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from "graphql";
+import { withSharedPaths } from "./shared-paths.js";
 
 export const loadedFieldsPlugin = "loadedFields";
 
@@ -83,15 +84,20 @@ class LoadedFieldsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
     const select = fieldConfig.kind === "PrismaObject" ? fieldConfig.extensions?.pothosPrismaSelect : undefined;
     // The Prisma plugin wraps only fields with a selection: the others never ask for a mapping.
     if (!select) {
-      if (this.#isLeaf(fieldConfig.type)) this.#answers.set(key, { kind: "leaf" });
-      return resolver;
+      if (this.#isLeaf(fieldConfig.type)) {
+        this.#answers.set(key, { kind: "leaf" });
+        return resolver;
+      }
+      // A root field, or a field of a plain object, may record mappings for the fields below it.
+      return withSharedPaths(resolver);
     }
     const own = (fieldConfig.resolve ?? defaultFieldResolver) as Resolver<Types>;
+    const prisma = withSharedPaths(resolver);
     const columns = ownColumnsOf(select);
     const leaf = this.#isLeaf(fieldConfig.type);
     if (columns && (leaf || this.#isPlainObject(fieldConfig.type))) {
       this.#answers.set(key, leaf ? { kind: "leaf" } : { kind: "object", target: this.#namedTypeOf(fieldConfig.type).name });
-      return (row, args, context, info) => (carriesColumns(row, columns) ? own(row, args, context, info) : resolver(row, args, context, info));
+      return (row, args, context, info) => (carriesColumns(row, columns) ? own(row, args, context, info) : prisma(row, args, context, info));
     }
     const relation = fieldConfig.extensions?.pothosPrismaRelationField as PrismaRelationField | undefined;
     if (relation && !relation.isList && Object.keys(fieldConfig.args).length === 0) {
@@ -100,9 +106,9 @@ class LoadedFieldsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
       return (row, args, context, info) =>
         row !== null && typeof row === "object" && (row as Record<string, unknown>)[name] !== undefined && this.#selectionQualifies(info)
           ? own(row, args, context, info)
-          : resolver(row, args, context, info);
+          : prisma(row, args, context, info);
     }
-    return resolver;
+    return prisma;
   }
 
   /** The type a field's value is, or is a list of (lists of). */

@@ -83,6 +83,8 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
     return environment;
   }
 
+  // The first request of a document runs through graphql-js, the second through the function compiled
+  // for it (src/graphql/compiled-execution.ts): each comparison below also holds the two to one count.
   async function countedGraphql(asker: Client, query: string, variables?: Record<string, unknown>) {
     let body: { data?: any; errors?: unknown[] } = {};
     const { count, statements } = await service.countQueries(async () => {

@@ -15,7 +15,7 @@ import { graphQLErrorFor, maskError, type ErrorExtensions } from "../../graphql/
 import { lazyGraphiQLPage, type GraphiQLPageOptions } from "../pages/graphiql.js";
 import { boundedParserCaches } from "./document-cache.js";
 import { useAnswerableNote } from "./plugins/answerable-note.js";
-import { useGraphQLJsExecution } from "./plugins/graphql-js-execution.js";
+import { useCompiledExecution } from "./plugins/compiled-execution.js";
 import { useGraphQLOverHttpStatuses } from "./plugins/graphql-status.js";
 import { useHttpStatusInErrorBodies } from "./plugins/http-status-in-error-bodies.js";
 import { useInvalidDocumentsAsRequestInvalid } from "./plugins/invalid-documents.js";
@@ -64,7 +64,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       maskError: (error) => methodNotAllowed(error) ?? maskError(error, (original) => options.logger.error({ err: original }, "unexpected GraphQL error")),
     },
     plugins: [
-      useGraphQLJsExecution(),
+      useCompiledExecution(),
       // Before the plugins that wrap the request parser, so they wrap this one.
       useBodyReadOnce(),
       useGraphQLOverHttpStatuses(),
