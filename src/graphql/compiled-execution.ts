@@ -7,6 +7,10 @@
 // compilation; the compiled function lives as long as its parsed document (a WeakMap key).
 import { execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import { FRESH_PATHS } from "./shared-paths.js";
+
+/** Resolve infos say their paths are not shared (shared-paths.ts). */
+const COMPILER_OPTIONS = { resolverInfoEnricher: () => FRESH_PATHS };
 
 /** Executions of a document before it is compiled. */
 const RUNS_BEFORE_COMPILING = 1;
@@ -30,7 +34,7 @@ export function compilingExecutor(): (args: ExecutionArgs) => ReturnType<typeof 
 
 /** A document compiled now, for routes that run it from the start (undefined: graphql-js runs it). */
 export function compileDocument(schema: GraphQLSchema, document: DocumentNode): CompiledQuery | undefined {
-  const result = compileQuery(schema, document);
+  const result = compileQuery(schema, document, undefined, COMPILER_OPTIONS);
   return isCompiledQuery(result) ? result : undefined;
 }
 
@@ -43,7 +47,7 @@ export function runCompiled(query: CompiledQuery, args: ExecutionArgs): Executio
 }
 
 function compiledEntry(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Compiled {
-  const result = compileQuery(schema, document, operationName);
+  const result = compileQuery(schema, document, operationName, COMPILER_OPTIONS);
   // A document graphql-jit refuses is one graphql-js answers with its own errors.
   return isCompiledQuery(result) ? { query: result } : { unsupported: true };
 }

@@ -88,8 +88,9 @@ class LoadedFieldsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
         this.#answers.set(key, { kind: "leaf" });
         return resolver;
       }
-      // A root field, or a field of a plain object, may record mappings for the fields below it.
-      return withSharedPaths(resolver);
+      // A root field may record mappings for the fields below it; a plain object's fields record none.
+      const root = fieldConfig.kind === "Query" || fieldConfig.kind === "Mutation" || fieldConfig.kind === "Subscription";
+      return root ? withSharedPaths(resolver) : resolver;
     }
     const own = (fieldConfig.resolve ?? defaultFieldResolver) as Resolver<Types>;
     const prisma = withSharedPaths(resolver);

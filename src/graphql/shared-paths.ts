@@ -3,8 +3,8 @@
 // field's `info.path` up to the link its parent recorded them under, by identity. A compiled
 // document (compiled-execution.ts) hands each resolver a path of its own, new objects all the way
 // up, so those walks would find nothing and every relation below a list would load on its own
-// (the query-count tests). Resolvers that reach the Prisma plugin get `info` with the path's one
-// shared copy for the request instead.
+// (the query-count tests). Resolvers that reach the Prisma plugin, when a compiled document calls
+// them, get `info` with the path's one shared copy for the request instead.
 import type { GraphQLFieldResolver, GraphQLResolveInfo } from "graphql";
 
 type Path = GraphQLResolveInfo["path"];
@@ -29,9 +29,15 @@ function shared(request: { roots: Links; below: WeakMap<Path, Links> }, path: Pa
   return link;
 }
 
-/** `resolver`, called with `info` whose path is the request's shared one. */
+/** What compiled-execution.ts adds to the resolve info of a compiled document, whose paths are not shared. */
+export const FRESH_PATHS = { freshPaths: true } as const;
+
+/** `resolver`, called with `info` whose path is the request's shared one (graphql-js's already is). */
 export function withSharedPaths<Source, Context extends object, Args>(
   resolver: GraphQLFieldResolver<Source, Context, Args>,
 ): GraphQLFieldResolver<Source, Context, Args> {
-  return (source, args, context, info) => resolver(source, args, context, { ...info, path: sharedPath(context, info.path) });
+  return (source, args, context, info) =>
+    (info as Partial<typeof FRESH_PATHS>).freshPaths
+      ? resolver(source, args, context, { ...info, path: sharedPath(context, info.path) })
+      : resolver(source, args, context, info);
 }

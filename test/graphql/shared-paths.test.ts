@@ -3,7 +3,7 @@
 // paths below it, as graphql-js's are (what the Prisma plugin's selection mappings rely on).
 import type { GraphQLResolveInfo } from "graphql";
 import { describe, expect, it } from "vitest";
-import { sharedPath } from "../../src/graphql/shared-paths.js";
+import { FRESH_PATHS, sharedPath, withSharedPaths } from "../../src/graphql/shared-paths.js";
 
 type Path = GraphQLResolveInfo["path"];
 
@@ -27,5 +27,18 @@ describe("sharedPath", () => {
   it("shares nothing between requests", () => {
     const path = freshPath("me", "environments");
     expect(sharedPath({}, path)).not.toBe(sharedPath({}, path));
+  });
+
+  it("hands a compiled document's resolvers the shared path, graphql-js's resolve info untouched", () => {
+    const seen: GraphQLResolveInfo[] = [];
+    const resolver = withSharedPaths((_source: unknown, _args: unknown, _context: object, info: GraphQLResolveInfo) => seen.push(info));
+    const request = {};
+    const graphqlJs = { path: freshPath("environment", "grants") } as GraphQLResolveInfo;
+    resolver(null, {}, request, graphqlJs);
+    resolver(null, {}, request, { ...FRESH_PATHS, path: freshPath("environment", "grants") } as unknown as GraphQLResolveInfo);
+    resolver(null, {}, request, { ...FRESH_PATHS, path: freshPath("environment", "grants") } as unknown as GraphQLResolveInfo);
+    expect(seen[0]).toBe(graphqlJs);
+    expect(seen[1]!.path).toBe(seen[2]!.path);
+    expect(seen[1]!.path).toBe(sharedPath(request, freshPath("environment", "grants")));
   });
 });
