@@ -2,8 +2,8 @@
 // instead of walking it with graphql-js's `execute` each time. graphql-js resolves every field
 // through the same generic steps (its arguments' dictionary, a resolve info, completing the value
 // by its type); the compiled function does only what the document's fields need. The resolvers,
-// the schema and the answers are the same: the REST routes' documents and the GraphQL suites run
-// through it. A document is compiled on its second execution, so a document sent once costs no
+// the schema and the answers are the same: the REST routes' documents and /graphql's run through
+// it. A document is compiled on its second execution, so a document sent once costs no
 // compilation; the compiled function lives as long as its parsed document (a WeakMap key).
 import { execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
@@ -32,13 +32,7 @@ export function compilingExecutor(): (args: ExecutionArgs) => ReturnType<typeof 
   };
 }
 
-/** A document compiled now, for routes that run it from the start (undefined: graphql-js runs it). */
-export function compileDocument(schema: GraphQLSchema, document: DocumentNode): CompiledQuery | undefined {
-  const result = compileQuery(schema, document, undefined, COMPILER_OPTIONS);
-  return isCompiledQuery(result) ? result : undefined;
-}
-
-export function runCompiled(query: CompiledQuery, args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
+function runCompiled(query: CompiledQuery, args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
   const result = query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as ExecutionResult | Promise<ExecutionResult>;
   // Variables that do not coerce are refused before anything runs, with graphql-jit's wording; the
   // request is answered by graphql-js instead, so that its problems read the same compiled or not.

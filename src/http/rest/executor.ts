@@ -1,9 +1,9 @@
 // Runs REST routes through the GraphQL schema: each route's (already parsed) document is validated
-// and compiled once at start-up (src/graphql/compiled-execution.ts) and executed with the same
-// context and error mapping as /graphql.
-import { execute, getOperationAST, GraphQLError, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+// once at start-up and executed with the same context and error mapping as /graphql, compiled from
+// its second run on (src/graphql/compiled-execution.ts).
+import { getOperationAST, GraphQLError, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import type { IRequest } from "itty-router";
-import { compileDocument, runCompiled } from "../../graphql/compiled-execution.js";
+import { compilingExecutor } from "../../graphql/compiled-execution.js";
 import type { Context } from "../../graphql/context.js";
 import { maskError, requestErrorFor, type ErrorExtensions } from "../../graphql/error-codes.js";
 import { noteAnswerable } from "../api/answerable.js";
@@ -18,17 +18,18 @@ export interface PreparedRoute {
   route: RestRoute;
   document: DocumentNode;
   operation: OperationDefinitionNode;
-  /** The document as a compiled function; undefined: graphql-js executes it. */
-  compiled: ReturnType<typeof compileDocument>;
+  /** Runs the document: graphql-js the first time, then the function compiled for it. */
+  execute: ReturnType<typeof compilingExecutor>;
 }
 
 export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): PreparedRoute[] {
+  const executor = compilingExecutor();
   return routes.map((route) => {
     const errors = validate(schema, route.document);
     if (errors.length > 0) throw new Error(`REST route ${route.name}: invalid document: ${errors.map((e) => e.message).join("; ")}`);
     const operation = getOperationAST(route.document);
     if (!operation) throw new Error(`REST route ${route.name}: the document must hold one operation`);
-    return { route, document: route.document, operation, compiled: compileDocument(schema, route.document) };
+    return { route, document: route.document, operation, execute: executor };
   });
 }
 
@@ -43,7 +44,7 @@ export async function runRoute(schema: GraphQLSchema, prepared: PreparedRoute, r
     if (problems.length > 0)
       return errorResponse(relocated(requestErrorFor(problems.map((problem) => new GraphQLError(problem))), prepared.route.argumentLocations));
     const args = { schema, document: prepared.document, variableValues: variables, contextValue: context };
-    const result = await (prepared.compiled ? runCompiled(prepared.compiled, args) : execute(args));
+    const result = await prepared.execute(args);
     noteAnswerable(args, result);
     if (result.errors?.length) {
       const requestErrors = result.data == null && result.errors.every((e) => !e.path);
