@@ -62,6 +62,14 @@ const oneGraphql = {
   },
 };
 
+/** graphql-jit's JSON-schema serializer, which toolgate does not use, as a stub (scripts/bundle-stubs/). */
+const withoutJsonSchemaSerializer = {
+  name: "without-json-schema-serializer",
+  setup(onBuild) {
+    onBuild.onResolve({ filter: /^fast-json-stringify$/ }, () => ({ path: path.join(projectRoot, "scripts", "bundle-stubs", "fast-json-stringify.mjs") }));
+  },
+};
+
 async function bundle() {
   const result = await build({
     // The launcher bounds the heap before the CLI loads (bin/toolgate.js); both share chunks.
@@ -81,7 +89,7 @@ async function bundle() {
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
     sourcemap: "linked",
     sourcesContent: false,
-    plugins: [oneGraphql],
+    plugins: [oneGraphql, withoutJsonSchemaSerializer],
     metafile: true,
     logLevel: "warning",
   });
@@ -140,7 +148,8 @@ const clientInputs = () =>
   ]);
 
 const buildDigestFile = path.join(outDir, ".inputs-sha256");
-const buildInputs = () => digestOf([...filesUnder(sourceDir), fileURLToPath(import.meta.url), inProject("package-lock.json")]);
+const buildInputs = () =>
+  digestOf([...filesUnder(sourceDir), ...filesUnder(inProject("scripts", "bundle-stubs")), fileURLToPath(import.meta.url), inProject("package-lock.json")]);
 
 if (process.argv.includes("--with-clients")) {
   const digest = clientInputs();
