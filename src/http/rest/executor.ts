@@ -1,6 +1,6 @@
 // Runs REST routes through the GraphQL schema: each route's (already parsed) document is validated
-// once at start-up and executed with the same context and error mapping as /graphql, compiled from
-// its second run on (src/graphql/compiled-execution.ts).
+// once at start-up and executed with the same context and error mapping as /graphql, compiled once
+// it has run often (src/graphql/compiled-execution.ts).
 import { getOperationAST, GraphQLError, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import type { IRequest } from "itty-router";
 import { compilingExecutor } from "../../graphql/compiled-execution.js";

@@ -1,17 +1,17 @@
 // Queries and mutations on /graphql run through src/graphql/compiled-execution.ts, as the REST
-// routes' documents do (src/http/rest/executor.ts): a document run more than once is executed as a
-// function compiled for it, others by graphql-js's `execute`. Both replace Yoga's default executor
-// from @graphql-tools/executor, which builds each field's resolve info with two closures more
+// routes' documents do (src/http/rest/executor.ts): a document run often is executed as a function
+// compiled for it, others by graphql-js's `execute`. Both replace Yoga's default executor from
+// @graphql-tools/executor, which builds each field's resolve info with two closures more
 // (getAbortSignal, getAsyncHelpers) and supports @defer, @stream and aborting execution, none of
 // which this schema uses (docs/performance.md). Subscriptions keep Yoga's executor. Listed first
 // among Yoga's plugins, so any plugin that wraps the executor wraps this one.
 import type { execute } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { compilingExecutor } from "../../../graphql/compiled-execution.js";
+import { compilingExecutor, type CompilingOptions } from "../../../graphql/compiled-execution.js";
 import type { Context } from "../../../graphql/context.js";
 
-export function useCompiledExecution(): Plugin<Context> {
-  const executor = compilingExecutor() as typeof execute;
+export function useCompiledExecution(options?: CompilingOptions): Plugin<Context> {
+  const executor = compilingExecutor(options) as typeof execute;
   return {
     onExecute({ setExecuteFn }) {
       setExecuteFn(executor);
