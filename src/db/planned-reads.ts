@@ -182,7 +182,7 @@ class Planner {
     return { sql: `${build}(${members.join(", ")})`, shape };
   }
 
-  /** A relation's JSON: the related object (null when absent) or the list, as a subquery. */
+  /** A relation's JSON: the related object over its joined row (null when absent), or the list as a subquery. */
   private relation(model: Model, alias: string, field: Field, wanted: unknown): { sql: string; shape: Shape } {
     if (!isPlain(wanted)) unplannable(`${model.name}.${field.name}: not a select`);
     if (!field.isList) {
