@@ -4,6 +4,7 @@ import type { Database } from "../db/client.js";
 import { requireActor, type Actor, type Authentication } from "../domain/actor.js";
 import { authenticate, type TokenLookup } from "../domain/tokens.js";
 import type { WebhookPolicy } from "../domain/webhooks.js";
+import { responsePaths, type ResponsePaths } from "./shared-paths.js";
 import type { DefinitionCache } from "./stored-definitions.js";
 
 export interface Context {
@@ -28,6 +29,8 @@ export interface Context {
   webhookPolicy: WebhookPolicy;
   /** The stored definition texts the process keeps (shared by every request). */
   definitions: DefinitionCache;
+  /** The request's response paths as shared links, for resolvers a compiled document calls (shared-paths.ts). */
+  responsePaths: ResponsePaths;
 }
 
 export interface ContextDependencies {
@@ -51,5 +54,6 @@ export async function createContext(deps: ContextDependencies, request: Request,
     answer: { keepable: false },
     webhookPolicy: deps.webhookPolicy,
     definitions: deps.definitions,
+    responsePaths: responsePaths(),
   };
 }

@@ -4,26 +4,27 @@
 // document (compiled-execution.ts) hands each resolver a path of its own, new objects all the way
 // up, so those walks would find nothing and every relation below a list would load on its own
 // (the query-count tests). Resolvers that reach the Prisma plugin, when a compiled document calls
-// them, get `info` with the path's one shared copy for the request instead.
+// them, get `info` with the path's one shared copy instead, from the request's context.
 import type { GraphQLFieldResolver, GraphQLResolveInfo } from "graphql";
 
 type Path = GraphQLResolveInfo["path"];
 type Links = Map<string | number, Path>;
 
-/** Per request (its context), the shared link for each (shared parent link, key). */
-const requests = new WeakMap<object, { roots: Links; below: WeakMap<Path, Links> }>();
-
-/** `path` as the chain of links shared by every resolver of the request that asks for it. */
-export function sharedPath(context: object, path: Path): Path {
-  let request = requests.get(context);
-  if (!request) requests.set(context, (request = { roots: new Map(), below: new WeakMap() }));
-  return shared(request, path);
+/** A request's shared links, each by its (shared) parent link and key: the context's `responsePaths`. */
+export interface ResponsePaths {
+  roots: Links;
+  below: WeakMap<Path, Links>;
 }
 
-function shared(request: { roots: Links; below: WeakMap<Path, Links> }, path: Path): Path {
-  const prev = path.prev === undefined ? undefined : shared(request, path.prev);
-  let links = prev === undefined ? request.roots : request.below.get(prev);
-  if (!links) request.below.set(prev!, (links = new Map()));
+export function responsePaths(): ResponsePaths {
+  return { roots: new Map(), below: new WeakMap() };
+}
+
+/** `path` as the chain of links shared by every resolver of the request that asks for it. */
+export function sharedPath(paths: ResponsePaths, path: Path): Path {
+  const prev = path.prev === undefined ? undefined : sharedPath(paths, path.prev);
+  let links = prev === undefined ? paths.roots : paths.below.get(prev);
+  if (!links) paths.below.set(prev!, (links = new Map()));
   let link = links.get(path.key);
   if (!link) links.set(path.key, (link = { prev, key: path.key, typename: path.typename }));
   return link;
@@ -36,8 +37,11 @@ export const FRESH_PATHS = { freshPaths: true } as const;
 export function withSharedPaths<Source, Context extends object, Args>(
   resolver: GraphQLFieldResolver<Source, Context, Args>,
 ): GraphQLFieldResolver<Source, Context, Args> {
-  return (source, args, context, info) =>
-    (info as Partial<typeof FRESH_PATHS>).freshPaths
-      ? resolver(source, args, context, { ...info, path: sharedPath(context, info.path) })
+  return (source, args, context, info) => {
+    // toolgate's Context (context.ts) always has them; the plugin's types do not know that.
+    const paths = (context as Partial<{ responsePaths: ResponsePaths }>).responsePaths;
+    return paths && (info as Partial<typeof FRESH_PATHS>).freshPaths
+      ? resolver(source, args, context, { ...info, path: sharedPath(paths, info.path) })
       : resolver(source, args, context, info);
+  };
 }

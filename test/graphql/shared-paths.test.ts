@@ -3,7 +3,7 @@
 // paths below it, as graphql-js's are (what the Prisma plugin's selection mappings rely on).
 import type { GraphQLResolveInfo } from "graphql";
 import { describe, expect, it } from "vitest";
-import { FRESH_PATHS, sharedPath, withSharedPaths } from "../../src/graphql/shared-paths.js";
+import { FRESH_PATHS, responsePaths, sharedPath, withSharedPaths } from "../../src/graphql/shared-paths.js";
 
 type Path = GraphQLResolveInfo["path"];
 
@@ -14,7 +14,7 @@ function freshPath(...keys: Array<string | number>): Path {
 
 describe("sharedPath", () => {
   it("answers one link per path within a request, each the prev of the links below it", () => {
-    const request = {};
+    const request = responsePaths();
     const owner = sharedPath(request, freshPath("environment", "grants", 3, "release", "owner"));
     const release = sharedPath(request, freshPath("environment", "grants", 3, "release"));
     expect(owner.prev).toBe(release);
@@ -26,19 +26,19 @@ describe("sharedPath", () => {
 
   it("shares nothing between requests", () => {
     const path = freshPath("me", "environments");
-    expect(sharedPath({}, path)).not.toBe(sharedPath({}, path));
+    expect(sharedPath(responsePaths(), path)).not.toBe(sharedPath(responsePaths(), path));
   });
 
   it("hands a compiled document's resolvers the shared path, graphql-js's resolve info untouched", () => {
     const seen: GraphQLResolveInfo[] = [];
     const resolver = withSharedPaths((_source: unknown, _args: unknown, _context: object, info: GraphQLResolveInfo) => seen.push(info));
-    const request = {};
+    const request = { responsePaths: responsePaths() };
     const graphqlJs = { path: freshPath("environment", "grants") } as GraphQLResolveInfo;
     resolver(null, {}, request, graphqlJs);
     resolver(null, {}, request, { ...FRESH_PATHS, path: freshPath("environment", "grants") } as unknown as GraphQLResolveInfo);
     resolver(null, {}, request, { ...FRESH_PATHS, path: freshPath("environment", "grants") } as unknown as GraphQLResolveInfo);
     expect(seen[0]).toBe(graphqlJs);
     expect(seen[1]!.path).toBe(seen[2]!.path);
-    expect(seen[1]!.path).toBe(sharedPath(request, freshPath("environment", "grants")));
+    expect(seen[1]!.path).toBe(sharedPath(request.responsePaths, freshPath("environment", "grants")));
   });
 });
