@@ -30,11 +30,10 @@ export interface CompilingOptions {
   now?: () => number;
 }
 
-/** An `execute` that compiles the documents it runs often, per operation name. */
-export function compilingExecutor({
-  runsBeforeCompiling = RUNS_BEFORE_COMPILING,
-  now = () => performance.now(),
-}: CompilingOptions = {}): (args: ExecutionArgs) => ReturnType<typeof execute> {
+export type CompilingExecutor = (args: ExecutionArgs) => ReturnType<typeof execute>;
+
+/** An `execute` that compiles the documents it runs often, per operation name; one per process (its budget is the process's). */
+export function compilingExecutor({ runsBeforeCompiling = RUNS_BEFORE_COMPILING, now = () => performance.now() }: CompilingOptions = {}): CompilingExecutor {
   const compiled = new WeakMap<DocumentNode, Map<string | undefined, Compiled>>();
   const budget = compilationBudget(now);
   return (args) => {

@@ -5,6 +5,7 @@ import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { dataVersionOf, type Database } from "../db/client.js";
 import { cachedTokenLookup } from "../domain/token-cache.js";
+import { compilingExecutor } from "../graphql/compiled-execution.js";
 import { DefinitionCache } from "../graphql/stored-definitions.js";
 import { tokenLookupIn } from "../domain/tokens.js";
 import type { RequestMetrics } from "../metrics/request-metrics.js";
@@ -89,6 +90,8 @@ export function createApp(options: AppOptions): App {
     dataVersion: readCacheBytes > 0 ? dataVersionOf(db) : async () => "",
     storedText: (name) => definitions.keptText(name),
   });
+  // One executor for /graphql and the REST routes: one compilation budget for the process.
+  const execute = compilingExecutor();
   const routed = createRouter({
     db,
     logger,
@@ -99,7 +102,9 @@ export function createApp(options: AppOptions): App {
       logger,
       introspection: options.introspection,
       graphiql: options.graphiql,
+      execute,
     }),
+    execute,
     tokens: cachedTokenLookup(tokenLookupIn(db), { ttlMs: options.tokenCacheMs ?? 0 }),
     limiter: createRateLimiter(options.rateLimit ?? OFF),
     readCache,

@@ -19,6 +19,7 @@ import { readiness } from "./ops/readiness.js";
 import { apiReferencePages } from "./pages/api-reference.js";
 import { graphiqlAssetPage } from "./pages/graphiql-assets.js";
 import type { Exchange, Handler } from "./pipeline/middleware.js";
+import type { CompilingExecutor } from "../graphql/compiled-execution.js";
 import { prepareRoutes, runRoute } from "./rest/executor.js";
 import type { RestRoute } from "./rest/route.js";
 
@@ -27,6 +28,8 @@ export interface RouterOptions extends ApiFrontOptions {
   schema: GraphQLSchema;
   routes: readonly RestRoute[];
   yoga: YogaServerInstance<RequestServerContext, Context>;
+  /** Runs the REST routes' documents: the executor /graphql's Yoga runs with. */
+  execute: CompilingExecutor;
   isReady(): boolean;
   /** Answers GET /metrics on this port; omitted when metrics are served on a port of their own. */
   metricsEndpoint?: ((request: Request) => Promise<Response>) | undefined;
@@ -67,7 +70,7 @@ export function createRouter(options: RouterOptions): RoutedApp {
     router.get(METRICS_PATH, options.metricsEndpoint);
     router.head(METRICS_PATH, options.metricsEndpoint);
   }
-  for (const prepared of prepareRoutes(schema, options.routes)) {
+  for (const prepared of prepareRoutes(schema, options.routes, options.execute)) {
     const { method, path } = prepared.route;
     const rest = front((request, context) => runRoute(schema, prepared, request as unknown as IRequest, context), errorResponse);
     const handler = (request: IRequest, exchange: Exchange) => rest(request as unknown as Request, exchange);

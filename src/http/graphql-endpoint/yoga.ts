@@ -13,6 +13,7 @@ import { graphqlArmorPlugins } from "../../graphql/armor.js";
 import type { Context } from "../../graphql/context.js";
 import { graphQLErrorFor, maskError, type ErrorExtensions } from "../../graphql/error-codes.js";
 import { lazyGraphiQLPage, type GraphiQLPageOptions } from "../pages/graphiql.js";
+import type { CompilingExecutor } from "../../graphql/compiled-execution.js";
 import { boundedParserCaches } from "./document-cache.js";
 import { useAnswerableNote } from "./plugins/answerable-note.js";
 import { useCompiledExecution } from "./plugins/compiled-execution.js";
@@ -38,6 +39,8 @@ export interface YogaOptions {
   logger: Logger;
   introspection: boolean;
   graphiql?: GraphiQLPageOptions | undefined;
+  /** Runs queries and mutations (the process's, shared with the REST routes); a new one when omitted. */
+  execute?: CompilingExecutor | undefined;
 }
 
 export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<RequestServerContext, Context> {
@@ -64,7 +67,7 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
       maskError: (error) => methodNotAllowed(error) ?? maskError(error, (original) => options.logger.error({ err: original }, "unexpected GraphQL error")),
     },
     plugins: [
-      useCompiledExecution(),
+      useCompiledExecution(options.execute),
       // Before the plugins that wrap the request parser, so they wrap this one.
       useBodyReadOnce(),
       useGraphQLOverHttpStatuses(),

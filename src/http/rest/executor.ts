@@ -3,7 +3,7 @@
 // it has run often (src/graphql/compiled-execution.ts).
 import { getOperationAST, GraphQLError, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import type { IRequest } from "itty-router";
-import { compilingExecutor } from "../../graphql/compiled-execution.js";
+import { compilingExecutor, type CompilingExecutor } from "../../graphql/compiled-execution.js";
 import type { Context } from "../../graphql/context.js";
 import { maskError, requestErrorFor, type ErrorExtensions } from "../../graphql/error-codes.js";
 import { noteAnswerable } from "../api/answerable.js";
@@ -18,12 +18,11 @@ export interface PreparedRoute {
   route: RestRoute;
   document: DocumentNode;
   operation: OperationDefinitionNode;
-  /** Runs the document: graphql-js the first time, then the function compiled for it. */
-  execute: ReturnType<typeof compilingExecutor>;
+  /** Runs the document: graphql-js until it has run often, then the function compiled for it. */
+  execute: CompilingExecutor;
 }
 
-export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): PreparedRoute[] {
-  const executor = compilingExecutor();
+export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[], executor: CompilingExecutor = compilingExecutor()): PreparedRoute[] {
   return routes.map((route) => {
     const errors = validate(schema, route.document);
     if (errors.length > 0) throw new Error(`REST route ${route.name}: invalid document: ${errors.map((e) => e.message).join("; ")}`);

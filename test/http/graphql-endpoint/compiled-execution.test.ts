@@ -63,7 +63,7 @@ describe("useCompiledExecution", () => {
   });
 
   it("counts and compiles each operation of a document on its own", async () => {
-    const send = yogaWith([useCompiledExecution({ runsBeforeCompiling: 1 }) as Plugin]);
+    const send = yogaWith([useCompiledExecution(compilingExecutor({ runsBeforeCompiling: 1 })) as Plugin]);
     const document = "query A { executor } query B { b: executor }";
     expect(await executorsOf(send, document, 1, "A")).toEqual(["graphql-js"]);
     expect(await executorsOf(send, document, 1, "B")).toEqual(["graphql-js"]);
@@ -75,7 +75,7 @@ describe("useCompiledExecution", () => {
     // Only the source locations differ (graphql-jit's errors carry no nodes for Yoga's masking to
     // locate); toolgate's own error mapping (src/graphql/error-codes.ts) never answers them.
     type Answer = { data: unknown; errors: Array<{ message: string; path: unknown; extensions: unknown }> };
-    const send = yogaWith([useCompiledExecution({ runsBeforeCompiling: 1 }) as Plugin]) as (query: string) => Promise<Answer>;
+    const send = yogaWith([useCompiledExecution(compilingExecutor({ runsBeforeCompiling: 1 })) as Plugin]) as (query: string) => Promise<Answer>;
     const [first, second] = [await send("{ failing executor }"), await send("{ failing executor }")];
     const described = ({ errors }: Answer) => errors.map(({ message, path, extensions }) => ({ message, path, extensions }));
     expect(first.data).toEqual({ failing: null, executor: "graphql-js" });

@@ -7,14 +7,14 @@
 // among Yoga's plugins, so any plugin that wraps the executor wraps this one.
 import type { execute } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { compilingExecutor, type CompilingOptions } from "../../../graphql/compiled-execution.js";
+import { compilingExecutor, type CompilingExecutor } from "../../../graphql/compiled-execution.js";
 import type { Context } from "../../../graphql/context.js";
 
-export function useCompiledExecution(options?: CompilingOptions): Plugin<Context> {
-  const executor = compilingExecutor(options) as typeof execute;
+/** `executor`: the process's, shared with the REST routes so that one compilation budget covers both. */
+export function useCompiledExecution(executor: CompilingExecutor = compilingExecutor()): Plugin<Context> {
   return {
     onExecute({ setExecuteFn }) {
-      setExecuteFn(executor);
+      setExecuteFn(executor as typeof execute);
     },
   };
 }
