@@ -70,6 +70,39 @@ const withoutJsonSchemaSerializer = {
   },
 };
 
+/**
+ * Prisma's query compiler as a .wasm file beside the bundle (dist/bundle/query_compiler_fast_bg.<provider>.wasm),
+ * instead of the module the generated client imports: 4.4–4.6 MB of base64 in one string literal,
+ * which V8 keeps twice for the life of the process (the module's source and the literal).
+ */
+const queryCompilerFromFile = {
+  name: "query-compiler-from-file",
+  setup(onBuild) {
+    const loading =
+      /const \{ wasm \} = await import\("@prisma\/client\/runtime\/query_compiler_fast_bg\.(postgresql|sqlite)\.wasm-base64\.mjs"\)\s*return await decodeBase64AsWasm\(wasm\)/;
+    onBuild.onLoad({ filter: /[\\/]src[\\/]db[\\/]generated[\\/][^\\/]+[\\/]internal[\\/]class\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const found = loading.exec(source);
+      if (!found)
+        throw new Error(
+          `${args.path}: the generated client no longer imports its query compiler as expected; update queryCompilerFromFile in scripts/build.mjs`,
+        );
+      const wasmFile = `query_compiler_fast_bg.${found[1]}.wasm`;
+      const base64Module = readFileSync(
+        inProject("node_modules", "@prisma", "client", "runtime", `query_compiler_fast_bg.${found[1]}.wasm-base64.mjs`),
+        "utf8",
+      );
+      const base64 = /const wasm = "([A-Za-z0-9+/=]+)"/.exec(base64Module)?.[1];
+      if (!base64) throw new Error(`the base64 module of ${wasmFile} has an unexpected form; update queryCompilerFromFile in scripts/build.mjs`);
+      mkdirSync(path.join(outDir, "bundle"), { recursive: true });
+      writeFileSync(path.join(outDir, "bundle", wasmFile), Buffer.from(base64, "base64"));
+      const fromFile = `const { readFile } = await import("node:fs/promises");
+    return new WebAssembly.Module(await readFile(new URL("./${wasmFile}", import.meta.url)))`;
+      return { contents: source.replace(loading, fromFile), loader: "ts" };
+    });
+  },
+};
+
 async function bundle() {
   const result = await build({
     // The launcher bounds the heap before the CLI loads (bin/toolgate.js); both share chunks.
@@ -89,7 +122,7 @@ async function bundle() {
     banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
     sourcemap: "linked",
     sourcesContent: false,
-    plugins: [oneGraphql, withoutJsonSchemaSerializer],
+    plugins: [oneGraphql, withoutJsonSchemaSerializer, queryCompilerFromFile],
     metafile: true,
     logLevel: "warning",
   });

@@ -14,6 +14,15 @@ describe("the bundle bin/toolgate.js runs", () => {
     expect(graphqlFiles.length).toBeGreaterThan(50);
     expect(graphqlFiles.filter((file) => !file.endsWith(".mjs"))).toEqual([]);
   });
+
+  it("loads Prisma's query compilers from .wasm files, not from modules of base64 text", () => {
+    const inputs = JSON.parse(readFileSync(path.resolve("dist/bundle/inputs.json"), "utf8")) as string[];
+    expect(inputs.filter((input) => input.includes("wasm-base64"))).toEqual([]);
+    for (const provider of ["postgresql", "sqlite"]) {
+      const wasm = readFileSync(path.resolve(`dist/bundle/query_compiler_fast_bg.${provider}.wasm`));
+      expect(WebAssembly.validate(wasm)).toBe(true);
+    }
+  });
 });
 
 describeEachDatabase("GraphQL syntax errors on the shipped build", (provider) => {
