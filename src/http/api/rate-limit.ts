@@ -24,10 +24,12 @@ interface Bucket {
  * Buckets are kept for the most recently seen keys only, so a flood of distinct keys costs bounded
  * memory; an evicted key comes back with a full bucket, which only favours the client.
  */
-const MAX_TRACKED_KEYS = 100_000;
+export const MAX_TRACKED_KEYS = 100_000;
 
 class TokenBuckets {
-  private readonly buckets = new LRUCache<string, Bucket>({ max: MAX_TRACKED_KEYS });
+  // Bounded by `maxSize` (one per key) rather than `max`, with which the cache allocates room for
+  // every key up front: 2.7 MB per limiter, held even while rate limits are off.
+  private readonly buckets = new LRUCache<string, Bucket>({ maxSize: MAX_TRACKED_KEYS, sizeCalculation: () => 1 });
 
   constructor(private readonly limits: BucketLimits) {}
 
