@@ -5,10 +5,11 @@
 // a minute, interleaved runs compare one moment with another; runs side by side meet the same
 // moments, so the per-round ratio of CPU per request holds still where the times do not. Prints, per
 // read kind of the mix and for the mix itself, each round's ratio (this build's CPU per request over
-// the other's) and their median. Numbers for docs/performance.md's "what each change bought".
+// the other's) and their median, then both servers' RSS. Numbers for docs/performance.md's "what each change bought".
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
 import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { startLoader } from "./loader.js";
+import { rssBytes } from "./proc.js";
 import { startToolgate } from "./servers.js";
 import { TENANT_REQUESTS } from "./tenants.js";
 import { seedTenantsDatabase } from "./tenants-dataset.js";
@@ -54,6 +55,8 @@ try {
       const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
       console.log(`| ${kind} | ${ratios.map((ratio) => ratio.toFixed(2)).join(", ")} | ${median.toFixed(2)} |`);
     }
+    const [ourRss, theirRss] = servers.map((server) => (rssBytes(server.pid) / 2 ** 20).toFixed(0));
+    console.log(`RSS after the runs: this build ${ourRss} MB, the other ${theirRss} MB`);
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
