@@ -18,8 +18,12 @@ const booleanFlag = z
 const requestsPerSecond = z.coerce.number({ error: "must be a number" }).min(0, "must be 0 (off) or more requests per second");
 const burstSize = z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be at least 1");
 
-/** MiB of stored definition texts a process keeps when TOOLGATE_DEFINITION_CACHE_MB is not set. */
-const DEFAULT_DEFINITION_CACHE_MB = 24;
+/**
+ * MiB of stored definition texts a process keeps when TOOLGATE_DEFINITION_CACHE_MB is not set. A text
+ * missed on PostgreSQL costs a round trip and decoding; on SQLite a local read, which more memory did
+ * not make cheaper (docs/performance.md, "Switches").
+ */
+const DEFAULT_DEFINITION_CACHE_MB = { postgresql: 32, sqlite: 24 } as const;
 
 /** Also read on its own, before anything else loads (src/heap-growth.ts). */
 export const heapGrowthPercent = z.coerce
@@ -67,7 +71,7 @@ const environmentSchema = z.object({
     .number({ error: "must be a number of MiB" })
     .min(0, "must be 0 (off) or more")
     .max(4096, "must be at most 4096")
-    .default(DEFAULT_DEFINITION_CACHE_MB),
+    .optional(),
   TOOLGATE_HEAP_GROWTH_PERCENT: heapGrowthPercent,
   // Operability (docs/deploy.md): /metrics, CORS.
   TOOLGATE_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
@@ -223,7 +227,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
     readCacheBytes: Math.round(values.TOOLGATE_READ_CACHE_MB * 1024 * 1024),
-    definitionCacheBytes: Math.round(values.TOOLGATE_DEFINITION_CACHE_MB * 1024 * 1024),
+    definitionCacheBytes: Math.round(
+      (values.TOOLGATE_DEFINITION_CACHE_MB ?? DEFAULT_DEFINITION_CACHE_MB[values.TOOLGATE_DATABASE_URL.startsWith("file:") ? "sqlite" : "postgresql"]) *
+        1024 *
+        1024,
+    ),
     heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
     eventRetentionDays: values.TOOLGATE_EVENT_RETENTION_DAYS,
     maxSubscriptionsPerToken: values.TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN,

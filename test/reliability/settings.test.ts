@@ -47,8 +47,12 @@ describe("database, shutdown and memory settings", () => {
 });
 
 describe("definition cache setting", () => {
-  it("defaults to 24 MiB, reads TOOLGATE_DEFINITION_CACHE_MB (0: off) and refuses a negative or non-numeric size", () => {
+  it("defaults to 24 MiB on SQLite and 32 MiB on PostgreSQL, reads TOOLGATE_DEFINITION_CACHE_MB (0: off) and refuses a negative or non-numeric size", () => {
+    const postgres = { TOOLGATE_DATABASE_URL: "postgres://toolgate@db.internal:5432/toolgate" };
     expect(loadConfig({}).definitionCacheBytes).toBe(24 * 1024 * 1024);
+    expect(loadConfig({ TOOLGATE_DATABASE_URL: "file:./data/other.db" }).definitionCacheBytes).toBe(24 * 1024 * 1024);
+    expect(loadConfig(postgres).definitionCacheBytes).toBe(32 * 1024 * 1024);
+    expect(loadConfig({ ...postgres, TOOLGATE_DEFINITION_CACHE_MB: "16" }).definitionCacheBytes).toBe(16 * 1024 * 1024);
     expect(loadConfig({ TOOLGATE_DEFINITION_CACHE_MB: "48" }).definitionCacheBytes).toBe(48 * 1024 * 1024);
     expect(loadConfig({ TOOLGATE_DEFINITION_CACHE_MB: "0" }).definitionCacheBytes).toBe(0);
     expect(() => loadConfig({ TOOLGATE_DEFINITION_CACHE_MB: "-1" })).toThrow(/TOOLGATE_DEFINITION_CACHE_MB: must be 0 \(off\) or more/);
