@@ -1,7 +1,7 @@
 // Responses made from bytes in hand: the body reads as those bytes, and the bytes stay known
 // (uncopied) only while nobody has read the body.
 import { describe, expect, it } from "vitest";
-import { byteResponse, KnownBody, knownBodyOf } from "../../src/http/byte-body.js";
+import { byteResponse, KnownBody, knownBodyOf, TextKeepingResponse } from "../../src/http/byte-body.js";
 
 describe("byteResponse", () => {
   it("answers with the bytes as its body, keeping status and headers", async () => {
@@ -66,5 +66,38 @@ describe("byteResponse", () => {
 
   it("knows no bytes of a response made otherwise", () => {
     expect(knownBodyOf(new Response("text"))).toBeUndefined();
+  });
+});
+
+describe("TextKeepingResponse (the Response Yoga makes its answers with)", () => {
+  it("keeps a text body in hand as its UTF-8 bytes, with status and headers, and reads as that text once", async () => {
+    const text = '{"data":{"name":"caf\u00e9"}}';
+    const response = new TextKeepingResponse(text, { status: 200, headers: { "content-type": "application/json" } });
+    expect(response).toBeInstanceOf(Response);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(Buffer.from(knownBodyOf(response)!.bytes).toString("utf8")).toBe(text);
+    expect(await response.text()).toBe(text);
+    await expect(response.text()).rejects.toThrow(TypeError);
+  });
+
+  it("leaves any other body to Node's Response: none, or an event stream read as it comes", async () => {
+    const empty = new TextKeepingResponse(null, { status: 204 });
+    expect(empty.status).toBe(204);
+    expect(empty.body).toBeNull();
+    expect(knownBodyOf(empty)).toBeUndefined();
+    const events = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("data: 1\n\n"));
+        controller.close();
+      },
+    });
+    const streamed = new TextKeepingResponse(events, { headers: { "content-type": "text/event-stream" } });
+    expect(knownBodyOf(streamed)).toBeUndefined();
+    expect(await streamed.text()).toBe("data: 1\n\n");
+  });
+
+  it("passes Response's static methods through", async () => {
+    expect(await TextKeepingResponse.json({ ok: true }).json()).toEqual({ ok: true });
   });
 });

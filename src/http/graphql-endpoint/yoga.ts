@@ -13,6 +13,7 @@ import { graphqlArmorPlugins } from "../../graphql/armor.js";
 import type { Context } from "../../graphql/context.js";
 import { graphQLErrorFor, maskError, type ErrorExtensions } from "../../graphql/error-codes.js";
 import { lazyGraphiQLPage, type GraphiQLPageOptions } from "../pages/graphiql.js";
+import { TextKeepingResponse } from "../byte-body.js";
 import type { CompilingExecutor } from "../../graphql/compiled-execution.js";
 import { boundedParserCaches } from "./document-cache.js";
 import { useAnswerableNote } from "./plugins/answerable-note.js";
@@ -50,8 +51,9 @@ export function createGraphQLHandler(options: YogaOptions): YogaServerInstance<R
     graphqlEndpoint: "/graphql",
     // Node's own classes, streams included: an event stream made with another implementation's
     // ReadableStream is wrapped by undici's Response in a stream that throws, uncaught, when the
-    // client goes away mid-stream (abandoned-streams.ts cancels it then).
-    fetchAPI: { Request, Response, ReadableStream, TextEncoder, TransformStream },
+    // client goes away mid-stream (abandoned-streams.ts cancels it then). Answers made of text keep
+    // their bytes in hand (byte-body.ts).
+    fetchAPI: { Request, Response: TextKeepingResponse, ReadableStream, TextEncoder, TransformStream },
     landingPage: false,
     logging: false,
     // CORS is app.ts's (src/http/pipeline/cors.ts), the same for /graphql and /v1.

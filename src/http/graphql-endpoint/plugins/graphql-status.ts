@@ -4,6 +4,7 @@
 // decided here, once, from the whole result and the media type it is served in.
 import type { ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { byteResponse, knownBodyOf } from "../../byte-body.js";
 
 export const GRAPHQL_RESPONSE_JSON = "application/graphql-response+json";
 
@@ -60,7 +61,11 @@ export function useGraphQLOverHttpStatuses(): Plugin {
       if (!result) return;
       const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim() ?? "application/json";
       const status = graphqlResponseStatus(result, mediaType, wellFormed.has(request));
-      if (status !== response.status) setResponse(new fetchAPI.Response(response.body, { status, headers: response.headers }));
+      if (status === response.status) return;
+      const known = knownBodyOf(response);
+      setResponse(
+        known ? byteResponse(known, { status, headers: response.headers }) : new fetchAPI.Response(response.body, { status, headers: response.headers }),
+      );
     },
   };
 }
