@@ -204,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const values = parsed.data;
   const production = values.NODE_ENV === "production";
+  const provider = values.TOOLGATE_DATABASE_URL.startsWith("file:") ? "sqlite" : "postgresql";
   return {
     databaseUrl: values.TOOLGATE_DATABASE_URL,
     port: values.PORT,
@@ -227,11 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
     readCacheBytes: Math.round(values.TOOLGATE_READ_CACHE_MB * 1024 * 1024),
-    definitionCacheBytes: Math.round(
-      (values.TOOLGATE_DEFINITION_CACHE_MB ?? DEFAULT_DEFINITION_CACHE_MB[values.TOOLGATE_DATABASE_URL.startsWith("file:") ? "sqlite" : "postgresql"]) *
-        1024 *
-        1024,
-    ),
+    definitionCacheBytes: Math.round((values.TOOLGATE_DEFINITION_CACHE_MB ?? DEFAULT_DEFINITION_CACHE_MB[provider]) * 1024 * 1024),
     heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
     eventRetentionDays: values.TOOLGATE_EVENT_RETENTION_DAYS,
     maxSubscriptionsPerToken: values.TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN,
