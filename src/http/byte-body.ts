@@ -131,6 +131,13 @@ export function byteResponse(body: Uint8Array | KnownBody, init: ResponseInit, t
   return new BytesResponse(body instanceof KnownBody ? body : new KnownBody([body], tag), init);
 }
 
+/** `response` with another status and the same headers: a body in hand stays in hand, any other is passed on as its stream. */
+export function withStatus(response: Response, status: number): Response {
+  const known = knownBodyOf(response);
+  const init = { status, headers: response.headers };
+  return known ? byteResponse(known, init) : new Response(response.body, init);
+}
+
 /** The body of a response made by byteResponse, while it is unread. */
 export function knownBodyOf(response: Response): KnownBody | undefined {
   return response instanceof BytesResponse ? response.known : undefined;

@@ -4,7 +4,7 @@
 // decided here, once, from the whole result and the media type it is served in.
 import type { ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { byteResponse, knownBodyOf } from "../../byte-body.js";
+import { withStatus } from "../../byte-body.js";
 
 export const GRAPHQL_RESPONSE_JSON = "application/graphql-response+json";
 
@@ -56,16 +56,12 @@ export function useGraphQLOverHttpStatuses(): Plugin {
     onResultProcess({ request, result }) {
       if (!Array.isArray(result) && !(Symbol.asyncIterator in result)) resultOf.set(request, result);
     },
-    onResponse({ request, response, setResponse, fetchAPI }) {
+    onResponse({ request, response, setResponse }) {
       const result = resultOf.get(request);
       if (!result) return;
       const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim() ?? "application/json";
       const status = graphqlResponseStatus(result, mediaType, wellFormed.has(request));
-      if (status === response.status) return;
-      const known = knownBodyOf(response);
-      setResponse(
-        known ? byteResponse(known, { status, headers: response.headers }) : new fetchAPI.Response(response.body, { status, headers: response.headers }),
-      );
+      if (status !== response.status) setResponse(withStatus(response, status));
     },
   };
 }
