@@ -8,6 +8,7 @@ import { queryFromInfo, type SelectionMap } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import { DomainError, invalidRequest } from "../domain/errors.js";
 import { ListOrder, type Position, type PrismaMap } from "./list-cursors.js";
+import { onSharedPath } from "./shared-paths.js";
 
 export const PAGE_SIZE = {
   /** Items of a page when neither `first` nor `last` is given: the page is `first: 50`. */
@@ -149,7 +150,9 @@ export class PagedList<Node extends object> {
     const query = this.pageQuery(args, where);
     const selection = await queryFromInfo({
       context,
-      info,
+      // The mappings it records must be where the fields below the nodes look for them, also when a
+      // compiled document resolves this connection on a path of its own.
+      info: onSharedPath(context, info),
       typeName: nodeType,
       select: this.order.keySelection as SelectionMap["select"],
       paths: NODE_PATHS,

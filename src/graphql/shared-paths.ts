@@ -33,15 +33,16 @@ export function sharedPath(paths: ResponsePaths, path: Path): Path {
 /** What compiled-execution.ts adds to the resolve info of a compiled document, whose paths are not shared. */
 export const FRESH_PATHS = { freshPaths: true } as const;
 
-/** `resolver`, called with `info` whose path is the request's shared one (graphql-js's already is). */
+/** `info` whose path is the request's shared one (graphql-js's already is). */
+export function onSharedPath(context: object, info: GraphQLResolveInfo): GraphQLResolveInfo {
+  // toolgate's Context (context.ts) always has them; the plugin's types do not know that.
+  const paths = (context as Partial<{ responsePaths: ResponsePaths }>).responsePaths;
+  return paths && (info as Partial<typeof FRESH_PATHS>).freshPaths ? { ...info, path: sharedPath(paths, info.path) } : info;
+}
+
+/** `resolver`, called with `info` whose path is the request's shared one. */
 export function withSharedPaths<Source, Context extends object, Args>(
   resolver: GraphQLFieldResolver<Source, Context, Args>,
 ): GraphQLFieldResolver<Source, Context, Args> {
-  return (source, args, context, info) => {
-    // toolgate's Context (context.ts) always has them; the plugin's types do not know that.
-    const paths = (context as Partial<{ responsePaths: ResponsePaths }>).responsePaths;
-    return paths && (info as Partial<typeof FRESH_PATHS>).freshPaths
-      ? resolver(source, args, context, { ...info, path: sharedPath(paths, info.path) })
-      : resolver(source, args, context, info);
-  };
+  return (source, args, context, info) => resolver(source, args, context, onSharedPath(context, info));
 }

@@ -161,6 +161,61 @@ describeEachDatabase("nested reads cost a constant number of database queries", 
     expect(many.count).toBe(few.count);
   });
 
+  it("a webhook's delivery log (REST) costs the same for 1 delivery as for 3, also once its document is compiled", async () => {
+    const owner = await world.member();
+    const environment = await world.environmentOf(owner, { name: "webhooks" });
+    const hooked = async () => {
+      const created = await owner.http.post(`/v1/envs/${environment.id}/webhooks`, { url: "https://receiver.example/hook" });
+      expect(created.status, created.text).toBe(201);
+      return created.body.webhook.id as string;
+    };
+    const lone = await hooked();
+    const busy = await hooked();
+    await hooked();
+    const events = await service.db.changeEvent.findMany({ where: { environmentId: environment.id }, orderBy: { id: "asc" } });
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    // Logged as the sender logs them (this service sends nothing): a failed attempt, then a delivered one.
+    const log = async (webhookId: string, eventIds: string[]) => {
+      for (const eventId of eventIds) {
+        const attempt = (outcome: string, at: number) => ({
+          attemptedAt: new Date(Date.now() + at),
+          outcome,
+          statusCode: outcome === "delivered" ? 204 : 500,
+          latencyMs: 3,
+          error: outcome === "delivered" ? null : "answered 500",
+          responseBody: "",
+          redelivery: false,
+        });
+        await service.db.webhookDelivery.create({
+          data: { webhookId, eventId, status: "delivered", attempts: { create: [attempt("failed", 0), attempt("delivered", 1000)] } },
+        });
+      }
+    };
+    await log(lone, [events[0]!.id]);
+    await log(
+      busy,
+      events.slice(0, 3).map((event) => event.id),
+    );
+    const counted = async (webhookId: string) => {
+      let body: any;
+      const { count } = await service.countQueries(async () => {
+        const page = await owner.http.get(`/v1/webhooks/${webhookId}/deliveries?limit=500`);
+        expect(page.status, page.text).toBe(200);
+        body = page.body;
+      });
+      return { count, deliveries: body.values as { attempts: { outcome: string }[] }[] };
+    };
+
+    const one = await counted(lone);
+    for (let run = 0; run < RUNS_BEFORE_COMPILING; run++) await counted(lone);
+    const three = await counted(busy);
+
+    expect(one.deliveries).toHaveLength(1);
+    expect(three.deliveries).toHaveLength(3);
+    for (const delivery of three.deliveries) expect(delivery.attempts.map((attempt) => attempt.outcome)).toEqual(["delivered", "failed"]);
+    expect(three.count).toBe(one.count);
+  });
+
   it("a page with first, last, after and before together costs what a page with first alone does", async () => {
     const owner = await world.member();
     const environment = await environmentWithGrants(owner, 8, [world.owner, world.stranger]);
