@@ -3,19 +3,17 @@
 import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
 import { pruneEventsBefore } from "./events.js";
-import { pruneDeliveriesBefore } from "./webhook-deliveries.js";
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Deletes the events that occurred more than `retentionDays` before `now`, and the webhook deliveries
- * (with their attempts) made as long ago: the delivery log is kept as long as the events. Returns how many events.
+ * Deletes the events that occurred more than `retentionDays` before `now`. The database deletes their
+ * webhook deliveries (with their attempts) with them: the delivery log is kept as long as the events.
+ * Returns how many events.
  */
 export async function pruneExpiredEvents(db: Database, retentionDays: number, now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
-  await pruneDeliveriesBefore(db, cutoff);
-  return pruneEventsBefore(db, cutoff);
+  return pruneEventsBefore(db, new Date(now.getTime() - retentionDays * DAY_MS));
 }
 
 /** Starts pruning (nothing when `retentionDays` is undefined); the returned function stops it. */

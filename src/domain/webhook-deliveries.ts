@@ -125,10 +125,24 @@ export async function skipTo(db: Db, webhookId: string, holder: string, eventId:
   await db.webhook.updateMany({ where: { id: webhookId, leaseHolder: holder }, data: { cursor: eventId } });
 }
 
-/** The delivery of `event` to the webhook, made the first time it is attempted: its id is the message's id ever after. */
-export async function deliveryOf(db: Db, webhookId: string, eventId: string): Promise<WebhookDelivery> {
-  return db.webhookDelivery.upsert({ where: { webhookId_eventId: { webhookId, eventId } }, create: { webhookId, eventId }, update: {} });
+/**
+ * The delivery of `event` to the webhook, made the first time it is attempted: its id is the message's
+ * id ever after. Null when the event (or the webhook) was deleted meanwhile: a delivery lives as long
+ * as its event, and the database refuses one of an event retention deleted.
+ */
+export async function deliveryOf(db: Db, webhookId: string, eventId: string): Promise<WebhookDelivery | null> {
+  return db.webhookDelivery.upsert({ where: { webhookId_eventId: { webhookId, eventId } }, create: { webhookId, eventId }, update: {} }).catch(nullWhenGone);
 }
+
+/** Prisma's "foreign key violated" (P2003): what the row refers to was deleted meanwhile. */
+function isGone(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === "P2003";
+}
+
+const nullWhenGone = (error: unknown): null => {
+  if (isGone(error)) return null;
+  throw error;
+};
 
 /** A receiver's text as a text column can hold it: PostgreSQL's cannot hold U+0000. */
 const storable = (text: string) => text.replaceAll("\u0000", "\uFFFD");
@@ -153,14 +167,27 @@ async function logAttempt(tx: Db, delivery: WebhookDelivery, attempt: AttemptRes
   await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status, ...(redelivery ? { redeliverRequestedAt: null } : {}) } });
 }
 
-/** What recording an attempt decided for the webhook. */
-export type AfterAttempt = "next" | "retry-later" | "disabled" | "lease-lost";
+/**
+ * What recording an attempt decided for the webhook. "gone": the delivery was deleted while its
+ * request was under way (with its event, by retention, or with its webhook), so nothing was recorded.
+ */
+export type AfterAttempt = "next" | "retry-later" | "disabled" | "lease-lost" | "gone";
 
 /**
  * Records an attempt of the event at the webhook's cursor: on success the cursor moves past it; on
  * failure the webhook waits its backoff, or is disabled (with its event) after too many failures in a row.
  */
 export async function recordAttempt(
+  db: Database,
+  input: { webhook: Webhook; holder: string; delivery: WebhookDelivery; attempt: AttemptResult; attemptedAt: Date; retry: RetryPolicy },
+): Promise<AfterAttempt> {
+  return recordInOrder(db, input).catch((error: unknown) => {
+    if (isGone(error)) return "gone";
+    throw error;
+  });
+}
+
+function recordInOrder(
   db: Database,
   input: { webhook: Webhook; holder: string; delivery: WebhookDelivery; attempt: AttemptResult; attemptedAt: Date; retry: RetryPolicy },
 ): Promise<AfterAttempt> {
@@ -198,18 +225,15 @@ export function requestedRedeliveries(db: Db, webhookId: string): Promise<Webhoo
   return db.webhookDelivery.findMany({ where: { webhookId, redeliverRequestedAt: { not: null } }, orderBy: { redeliverRequestedAt: "asc" } });
 }
 
-/** Records a redelivery's attempt; it changes neither the webhook's cursor nor its failure count. */
+/**
+ * Records a redelivery's attempt; it changes neither the webhook's cursor nor its failure count.
+ * Nothing is recorded for a delivery deleted while its request was under way.
+ */
 export async function recordRedelivery(db: Database, delivery: WebhookDelivery, attempt: AttemptResult, attemptedAt: Date): Promise<void> {
-  await writeTransaction(db, [], (tx) => logAttempt(tx, delivery, attempt, attemptedAt, true));
+  await writeTransaction(db, [], (tx) => logAttempt(tx, delivery, attempt, attemptedAt, true)).catch(nullWhenGone);
 }
 
-/** The event a delivery carries, or null when retention removed it. */
+/** The event a delivery carries, or null when it was deleted (and the delivery with it) meanwhile. */
 export function eventOf(db: Db, delivery: Pick<WebhookDelivery, "eventId">): Promise<ChangeEvent | null> {
   return db.changeEvent.findUnique({ where: { id: delivery.eventId } });
-}
-
-/** Retention: removes the deliveries (with their attempts) of events older than `cutoff`. */
-export async function pruneDeliveriesBefore(db: Db, cutoff: Date): Promise<number> {
-  const { count } = await db.webhookDelivery.deleteMany({ where: { createdAt: { lt: cutoff } } });
-  return count;
 }

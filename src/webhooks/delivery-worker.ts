@@ -152,13 +152,10 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
   async function sendRedeliveries(webhook: Webhook): Promise<void> {
     for (const delivery of await requestedRedeliveries(db, webhook.id)) {
       if (stopped || !(await extendLease(db, webhook.id, holder, settings.leaseMs))) return;
+      // Deleted by retention since it was read, and the delivery with it.
       const event = await eventOf(db, delivery);
-      const outcome = event
-        ? await attempt(webhook, delivery.id, event)
-        : {
-            result: { ok: false, statusCode: null, latencyMs: 0, error: "not sent: the event is past its retention", responseBody: "" },
-            attemptedAt: new Date(),
-          };
+      if (!event) continue;
+      const outcome = await attempt(webhook, delivery.id, event);
       if (abortedByStop(outcome.result)) return;
       await recordRedelivery(db, delivery, outcome.result, outcome.attemptedAt);
     }
@@ -181,9 +178,12 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
         skipped = undefined;
         if (stopped || !(await extendLease(db, webhook.id, holder, settings.leaseMs))) return;
         const delivery = await deliveryOf(db, webhook.id, event.id);
+        // Deleted since it was read: the next read of the stream no longer has it.
+        if (!delivery) continue;
         const { result, attemptedAt } = await attempt(webhook, delivery.id, event);
         if (abortedByStop(result)) return;
         const after = await recordAttempt(db, { webhook, holder, delivery, attempt: result, attemptedAt, retry: settings.retry });
+        if (after === "gone") continue;
         if (after !== "next") return;
         webhook = { ...webhook, cursor: event.id, consecutiveFailures: 0 };
         sent += 1;

@@ -180,7 +180,7 @@ const OPERATIONS: Operation[] = [
       const webhook = await freshWebhook(world);
       const event = await world.service.db.changeEvent.findFirstOrThrow({ where: { environmentId: world.environment.id }, orderBy: { id: "desc" } });
       const delivery = await deliveryOf(world.service.db, webhook.id, event.id);
-      return { method: "POST", path: `/v1/webhook-deliveries/${delivery.id}/redeliver` };
+      return { method: "POST", path: `/v1/webhook-deliveries/${delivery!.id}/redeliver` };
     },
     expected: { ...unauthenticated, stranger: 404, viewer: 403, deployer: 202, owner: 202, admin: 202 },
   },

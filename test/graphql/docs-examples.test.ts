@@ -84,7 +84,7 @@ describeEachDatabase("docs/graphql.md examples against a running server", (provi
     const delivery = await deliveryOf(service.db, webhook.id, firstEvent.id);
     variables = {
       webhookId: webhook.id,
-      deliveryId: delivery.id,
+      deliveryId: delivery!.id,
       accountId: world.owner.account.id,
       environmentId: world.environment.id,
       releaseId: (await world.publish(world.owner, uniqueName("to-grant"), "1.0.0")).id,
