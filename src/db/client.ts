@@ -14,7 +14,7 @@ import { withSqliteIsolation } from "./sqlite-isolation.js";
 /** The client type every module sees. Both generated clients share models and query API. */
 export type Database = SqliteClient;
 export type { Prisma } from "./generated/sqlite/client.js";
-import type { Prisma as PrismaNamespace, Environment, Grant, ToolRelease } from "./generated/sqlite/client.js";
+import type { Prisma as PrismaNamespace, ApiToken, Environment, Grant, ToolRelease } from "./generated/sqlite/client.js";
 
 /** What domain functions take: the client, or the transaction client inside `$transaction`. */
 export type Db = Database | PrismaNamespace.TransactionClient;
@@ -88,6 +88,7 @@ export function findFirstPlanned<M extends PlannedModel>(db: Db, model: M, args:
 }
 
 interface PlannedRows {
+  apiToken: ApiToken;
   grant: Grant;
   environment: Environment;
   toolRelease: ToolRelease;

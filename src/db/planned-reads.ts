@@ -1,6 +1,6 @@
 // One-statement reads of a row and the relations a GraphQL selection asks for, below Prisma's query
-// engine. The hot reads (a grant view, a release, an environment with its grants, their releases and
-// owners) are one `findFirst` each whose arguments the schema's selection and the domain's access
+// engine. The hot reads (a request's token with its account, a grant view, a release, an environment
+// with its grants, their releases and owners) are one `findFirst` each whose arguments the schema's selection and the domain's access
 // rules build; Prisma answers them in one statement too, but spends more CPU than the database does
 // on building and mapping it (docs/performance.md). Here the same arguments become one statement that
 // builds the answer as JSON in the database: the domain's `where` is translated, never restated, so
@@ -12,7 +12,7 @@ import { getDatamodel } from "./generated/pothos-types.js";
 
 /** A plain object: Prisma's arguments, a decoded row. */
 type Plain = Record<string, unknown>;
-export type PlannedModel = "grant" | "environment" | "toolRelease";
+export type PlannedModel = "grant" | "environment" | "toolRelease" | "apiToken";
 
 interface Field {
   name: string;
@@ -40,7 +40,7 @@ const models = new Map<string, Model>(
 
 /** Scalar types whose JSON form maps back to Prisma's value without loss. */
 const SCALAR_TYPES = new Set(["String", "Int", "Boolean", "DateTime"]);
-const MODEL_OF: Record<PlannedModel, string> = { grant: "Grant", environment: "Environment", toolRelease: "ToolRelease" };
+const MODEL_OF: Record<PlannedModel, string> = { grant: "Grant", environment: "Environment", toolRelease: "ToolRelease", apiToken: "ApiToken" };
 
 const MAX_OBJECT_MEMBERS = 50;
 const COMPARISONS: Record<string, string> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };

@@ -1,6 +1,6 @@
 // API tokens: random 256-bit secrets shown once; only their SHA-256 hash is stored.
 import { createHash, randomBytes } from "node:crypto";
-import type { Database } from "../db/client.js";
+import { findFirstPlanned, type Database } from "../db/client.js";
 import type { Actor, Authentication } from "./actor.js";
 
 const TOKEN_PREFIX = "tg_";
@@ -27,10 +27,17 @@ export interface StoredToken {
 /** Where stored tokens come from: the database, or a cache in front of it. */
 export type TokenLookup = (secretHash: string) => Promise<StoredToken | null>;
 
+/** Every column of the account: the actor. */
+const ACCOUNT = { id: true, name: true, email: true, plan: true, admin: true, createdAt: true } as const satisfies Record<keyof Actor, true>;
+
+/** Every request's first read: one planned statement (src/db/planned-reads.ts), not a query through Prisma's engine. */
 export const tokenLookupIn =
   (db: Database): TokenLookup =>
   (secretHash) =>
-    db.apiToken.findUnique({ where: { secretHash }, select: { id: true, revokedAt: true, expiresAt: true, account: true } });
+    findFirstPlanned(db, "apiToken", {
+      where: { secretHash },
+      select: { id: true, revokedAt: true, expiresAt: true, account: { select: ACCOUNT } },
+    }) as Promise<StoredToken | null>;
 
 /** The stored hash of the bearer token an Authorization header carries, or null when it carries none. */
 export function bearerSecretHash(authorization: string | null): string | null {

@@ -12,6 +12,7 @@ import { findEnvironment } from "../../src/domain/environments.js";
 import { findGrant, GRANT_LIST_ORDER } from "../../src/domain/grants.js";
 import { environmentGrantsWhere } from "../../src/domain/permissions/index.js";
 import { findRelease } from "../../src/domain/releases.js";
+import { tokenLookupIn } from "../../src/domain/tokens.js";
 import { ListOrder } from "../../src/graphql/list-cursors.js";
 import { createMigratedDatabase, describeEachDatabase } from "../helpers/service.js";
 
@@ -248,6 +249,20 @@ describeEachDatabase("planned reads", (provider) => {
     expect(plan.sql.match(/"Account"/g)).toHaveLength(1);
     expect(JSON.stringify(GRANT_LIST_ORDER)).toContain("release");
     expect(JSON.stringify(environmentGrantsWhere(false))).toContain("release");
+  });
+
+  it("answer a request's token with its account as Prisma does: live, revoked, expired, an administrator's, unknown", async () => {
+    const [live, revoked, expired] = await Promise.all(seed.accounts.map((account) => db.apiToken.findFirstOrThrow({ where: { accountId: account.id } })));
+    await db.apiToken.update({ where: { id: revoked!.id }, data: { revokedAt: new Date() } });
+    await db.apiToken.update({ where: { id: expired!.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db.account.update({ where: { id: live!.accountId }, data: { admin: true } });
+    const lookup = tokenLookupIn(db);
+    for (const secretHash of [live!.secretHash, revoked!.secretHash, expired!.secretHash, "0".repeat(64)]) {
+      const prisma = await db.apiToken.findUnique({ where: { secretHash }, select: { id: true, revokedAt: true, expiresAt: true, account: true } });
+      expect(await lookup(secretHash)).toEqual(prisma);
+    }
+    expect(plannedReaderOf(db)("apiToken", { where: { secretHash: live!.secretHash }, select: { id: true } })).toBeDefined();
+    await db.account.update({ where: { id: live!.accountId }, data: { admin: false } });
   });
 
   it("leave arguments outside the translated subset to Prisma", async () => {
