@@ -50,6 +50,8 @@ export interface WebhookWorker {
 /** Events read per query, and delivered per turn before the webhook is released for others. */
 const EVENT_BATCH = 20;
 const EVENTS_PER_TURN = 100;
+/** How long a change notice waits for others before the worker looks for the webhooks of their streams. */
+const NOTICE_GATHERING_MS = 50;
 
 export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: WebhookWorkerSettings, logger: Logger): WebhookWorker {
   if (settings.concurrency === 0) {
@@ -72,19 +74,29 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
     looking = true;
     void lookForWork().finally(() => {
       looking = false;
-      if (everything || changed) startLook();
+      if (everything) startLook();
+      else if (changed) gatherNotices();
     });
   };
   const wake = () => {
     everything = true;
     startLook();
   };
+  // Change notices wait a moment for the ones after them: one look covers every stream they name,
+  // instead of a query per committed write.
+  let gathering: NodeJS.Timeout | undefined;
+  const gatherNotices = () => {
+    gathering ??= setTimeout(() => {
+      gathering = undefined;
+      startLook();
+    }, NOTICE_GATHERING_MS).unref();
+  };
   const noticed = (signal: FeedSignal) => {
     if (typeof signal === "string") return signal === "resync" ? wake() : undefined;
     changed ??= { environmentIds: new Set(), accountIds: new Set() };
     if (signal.environmentId) changed.environmentIds.add(signal.environmentId);
     changed.accountIds.add(signal.accountId);
-    startLook();
+    gatherNotices();
   };
 
   async function lookForWork(): Promise<void> {
@@ -205,6 +217,7 @@ export function startWebhookWorker(db: Database, feed: ChangeFeed, settings: Web
     stop: async () => {
       stopped = true;
       clearInterval(poll);
+      clearTimeout(gathering);
       unsubscribe();
       // Cuts the requests under way rather than waiting up to a timeout for them; each turn then
       // releases its webhook's lease, so another replica takes over at once.
