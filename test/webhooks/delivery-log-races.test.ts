@@ -1,7 +1,10 @@
-// A delivery lives exactly as long as its change event: retention deleting an event while a replica
-// is sending it leaves no delivery, attempt or error behind, whichever comes first. The database
-// enforces it (the delivery's event is a foreign key that cascades), so these steps are taken in the
-// orders a sender and a pruning replica can interleave them.
+// The delivery log under races: a delivery lives exactly as long as its change event (retention
+// deleting an event while a replica sends it leaves no delivery, attempt or error behind, whichever
+// comes first: the delivery's event is a foreign key that cascades), and a delivery list read while
+// redeliveries are recorded shows each delivery as one moment of its log, also once the list's
+// document runs compiled (src/graphql/compiled-execution.ts). No sender runs: the tests take the
+// sender's steps themselves, in the orders a sender, a pruning replica and a reader can interleave them.
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Config } from "../../src/config.js";
 import type { DatabaseProvider } from "../../src/db/prisma-schemas.js";
@@ -10,12 +13,13 @@ import { deliveryOf, recordAttempt, recordRedelivery, type AttemptResult } from 
 import { describeEachDatabase, startTestService, type TestService } from "../helpers/service.js";
 import { createWorld, type World } from "../helpers/world.js";
 
-/** No sender runs: the test takes the sender's steps itself. */
 const NO_SENDER: Config["webhooks"] = { allowedHosts: ["127.0.0.1"], timeoutMs: 1_000, firstRetryMs: 300, maxFailures: 3, pollMs: 100, concurrency: 0 };
 const DELIVERED: AttemptResult = { ok: true, statusCode: 204, latencyMs: 2, error: null, responseBody: "" };
 const RETRY = { delayAfterFailure: () => 1_000, maxConsecutiveFailures: 3 };
+const ROUNDS = 30;
+const READS_PER_ROUND = 8;
 
-describeEachDatabase("webhook deliveries and event retention", (provider: DatabaseProvider) => {
+describeEachDatabase("the webhook delivery log under races", (provider: DatabaseProvider) => {
   let service: TestService;
   let world: World;
 
@@ -92,5 +96,40 @@ describeEachDatabase("webhook deliveries and event retention", (provider: Databa
     expect(await service.db.changeEvent.count({ where: { id: { in: hooks.map(({ event }) => event.id) } } })).toBe(0);
     expect(await service.db.webhookDelivery.count({ where: { webhookId: { in: webhookIds } } })).toBe(0);
     expect(await service.db.webhookAttempt.count({ where: { delivery: { webhookId: { in: webhookIds } } } })).toBe(0);
+  });
+
+  it("never shows a redelivery's attempt beside its request still pending", async () => {
+    const owner = await world.member();
+    const environment = await world.environmentOf(owner);
+    const created = await owner.http.post(`/v1/envs/${environment.id}/webhooks`, { url: "https://receiver.example/hook" });
+    expect(created.status, created.text).toBe(201);
+    const webhookId = created.body.webhook.id as string;
+    const event = await service.db.changeEvent.findFirstOrThrow({ where: { environmentId: environment.id }, orderBy: { id: "desc" } });
+    const delivery = (await deliveryOf(service.db, webhookId, event.id))!;
+    const seen: { round: number; attempts: number; requested: boolean }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const asked = await owner.http.post(`/v1/webhook-deliveries/${delivery.id}/redeliver`);
+      expect(asked.status, asked.text).toBe(202);
+      // Reads sent a millisecond apart, the attempt recorded among them.
+      const reads = Array.from({ length: READS_PER_ROUND }, async (_, index) => {
+        await sleep(index);
+        return { round, ...(await listed()) };
+      });
+      await sleep(round % READS_PER_ROUND);
+      await recordRedelivery(service.db, delivery, DELIVERED, new Date());
+      seen.push(...(await Promise.all(reads)), { round, ...(await listed()) });
+    }
+
+    async function listed(): Promise<{ attempts: number; requested: boolean }> {
+      const page = await owner.http.get(`/v1/webhooks/${webhookId}/deliveries`);
+      expect(page.status, page.text).toBe(200);
+      const [shown] = page.body.values as { redeliveryRequested: boolean; attempts: unknown[] }[];
+      return { attempts: shown!.attempts.length, requested: shown!.redeliveryRequested };
+    }
+
+    // In round n, before its attempt is recorded: n attempts and the request pending; after: n + 1 and none.
+    const inconsistent = seen.filter(({ round, attempts, requested }) => attempts !== (requested ? round : round + 1));
+    expect(inconsistent).toEqual([]);
+    expect(seen.at(-1)).toEqual({ round: ROUNDS - 1, attempts: ROUNDS, requested: false });
   });
 });
