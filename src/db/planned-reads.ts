@@ -1,8 +1,8 @@
 // One-statement reads of a row and the relations a GraphQL selection asks for, below Prisma's query
 // engine. The hot reads (a request's token with its account, a grant view, a release, an environment
-// with its grants, their releases and owners) are one `findFirst` each whose arguments the schema's selection and the domain's access
-// rules build; Prisma answers them in one statement too, but spends more CPU than the database does
-// on building and mapping it (docs/performance.md). Here the same arguments become one statement that
+// with its grants, their releases and owners) are one `findFirst` each whose arguments the schema's
+// selection and the domain's access rules build; Prisma answers them in one statement too, but
+// spends more CPU than the database does on building and mapping it (docs/performance.md). Here the same arguments become one statement that
 // builds the answer as JSON in the database: the domain's `where` is translated, never restated, so
 // the access rules stay in one place. Arguments outside the subset translated here (`skip`,
 // `cursor`, `include`, text search operators, relations whose key is on the other side…)

@@ -181,13 +181,13 @@ export async function recordAttempt(
   db: Database,
   input: { webhook: Webhook; holder: string; delivery: WebhookDelivery; attempt: AttemptResult; attemptedAt: Date; retry: RetryPolicy },
 ): Promise<AfterAttempt> {
-  return recordInOrder(db, input).catch((error: unknown) => {
+  return recordAttemptInTransaction(db, input).catch((error: unknown) => {
     if (isGone(error)) return "gone";
     throw error;
   });
 }
 
-function recordInOrder(
+function recordAttemptInTransaction(
   db: Database,
   input: { webhook: Webhook; holder: string; delivery: WebhookDelivery; attempt: AttemptResult; attemptedAt: Date; retry: RetryPolicy },
 ): Promise<AfterAttempt> {
