@@ -2,12 +2,12 @@
 // engine. The hot reads (a request's token with its account, a grant view, a release, an environment
 // with its grants, their releases and owners) are one `findFirst` each whose arguments the schema's
 // selection and the domain's access rules build; Prisma answers them in one statement too, but
-// spends more CPU than the database does on building and mapping it (docs/performance.md). Here the same arguments become one statement that
-// builds the answer as JSON in the database: the domain's `where` is translated, never restated, so
-// the access rules stay in one place. Arguments outside the subset translated here (`skip`,
-// `cursor`, `include`, text search operators, relations whose key is on the other side…)
-// are left to Prisma: `plan` answers undefined and the caller asks Prisma. test/db/planned-reads.test.ts
-// holds the two equal over generated arguments on both databases.
+// spends more CPU than the database does on building and mapping it (docs/performance.md). Here the
+// same arguments become one statement that builds the answer as JSON in the database: the domain's
+// `where` is translated, never restated, so the access rules stay in one place. Arguments outside the
+// subset translated here (`skip`, `cursor`, `include`, text search operators, relations whose key is
+// on the other side…) are left to Prisma: `plan` answers undefined and the caller asks Prisma.
+// test/db/planned-reads.test.ts holds the two equal over generated arguments on both databases.
 import { getDatamodel } from "./generated/pothos-types.js";
 
 /** A plain object: Prisma's arguments, a decoded row. */
