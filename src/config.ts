@@ -1,6 +1,7 @@
 // Reads and validates toolgate's configuration from environment variables, once, at start.
 import { z } from "zod";
 import type { PostgresSettings } from "./db/connection.js";
+import { providerOf } from "./db/database-url.js";
 import { MAX_TOKEN_CACHE_MS } from "./domain/token-cache.js";
 import { DEFAULT_MAX_SUBSCRIPTIONS_PER_TOKEN } from "./graphql/live-events/subscription-slots.js";
 import type { RateLimitConfig } from "./http/api/rate-limit.js";
@@ -204,7 +205,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const values = parsed.data;
   const production = values.NODE_ENV === "production";
-  const provider = values.TOOLGATE_DATABASE_URL.startsWith("file:") ? "sqlite" : "postgresql";
   return {
     databaseUrl: values.TOOLGATE_DATABASE_URL,
     port: values.PORT,
@@ -228,7 +228,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: values.TOOLGATE_SHUTDOWN_GRACE_MS,
     tokenCacheMs: values.TOOLGATE_TOKEN_CACHE_MS,
     readCacheBytes: Math.round(values.TOOLGATE_READ_CACHE_MB * 1024 * 1024),
-    definitionCacheBytes: Math.round((values.TOOLGATE_DEFINITION_CACHE_MB ?? DEFAULT_DEFINITION_CACHE_MB[provider]) * 1024 * 1024),
+    definitionCacheBytes: Math.round(
+      (values.TOOLGATE_DEFINITION_CACHE_MB ?? DEFAULT_DEFINITION_CACHE_MB[providerOf(values.TOOLGATE_DATABASE_URL)]) * 1024 * 1024,
+    ),
     heapGrowthPercent: values.TOOLGATE_HEAP_GROWTH_PERCENT,
     eventRetentionDays: values.TOOLGATE_EVENT_RETENTION_DAYS,
     maxSubscriptionsPerToken: values.TOOLGATE_MAX_SUBSCRIPTIONS_PER_TOKEN,

@@ -4,7 +4,7 @@ import type { LookupFunction } from "node:net";
 import type { DestinationStream, Logger } from "pino";
 import type { Config } from "./config.js";
 import { openDatabase, poolUsageOf, type Database } from "./db/client.js";
-import { providerOf } from "./db/connection.js";
+import { providerOf } from "./db/database-url.js";
 import { createDatabaseIfMissing } from "./db/create-database.js";
 import { migrateDatabase } from "./db/migrations.js";
 import { startChangeFeed } from "./db/change-feed.js";

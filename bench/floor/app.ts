@@ -5,7 +5,8 @@
 // `npm run bench`, never a product path.
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { providerOf, sqliteFilePath } from "../../src/db/connection.js";
+import { sqliteFilePath } from "../../src/db/connection.js";
+import { providerOf } from "../../src/db/database-url.js";
 import { NESTED_GRAPHQL_QUERY } from "../scenarios.js";
 import { openPostgresStore } from "./postgres-store.js";
 import { applyResultPieces, environmentGrantsJson, grantViewListPieces, grantViewPieces, releaseJson } from "./render.js";

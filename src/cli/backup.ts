@@ -2,7 +2,8 @@
 // tools for that (pg_dump), which know its roles, extensions and versions better than we would.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { providerOf, sqliteFilePath } from "../db/connection.js";
+import { sqliteFilePath } from "../db/connection.js";
+import { providerOf } from "../db/database-url.js";
 import { backupSqlite } from "../db/sqlite-backup.js";
 import { InvalidOptionsError } from "./options.js";
 

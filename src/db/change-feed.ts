@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import type { Logger } from "pino";
 import type { Database } from "./client.js";
-import { providerOf } from "./connection.js";
+import { providerOf } from "./database-url.js";
 
 /** The PostgreSQL channel a committed event is announced on; the payload is a ChangeNotice as JSON. */
 export const CHANGE_CHANNEL = "toolgate_change_events";

@@ -1,7 +1,8 @@
 // Owns the Prisma client: one client type for the rest of the code, whichever provider serves it.
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client.js";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client.js";
-import { createAdapterFactory, DEFAULT_POSTGRES_SETTINGS, postgresPoolOf, providerOf, type PostgresSettings } from "./connection.js";
+import { createAdapterFactory, DEFAULT_POSTGRES_SETTINGS, postgresPoolOf, type PostgresSettings } from "./connection.js";
+import { providerOf } from "./database-url.js";
 import type { DatabaseProvider } from "./prisma-schemas.js";
 import { withAdapterAccess } from "./adapter-access.js";
 import { dataVersionReader, type DataVersionReader } from "./data-version.js";

@@ -6,8 +6,7 @@ import { reusePreparedStatements } from "./sqlite-statement-cache.js";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory, SqlQuery } from "@prisma/driver-adapter-utils";
 import pg from "pg";
-import type { DatabaseProvider } from "./prisma-schemas.js";
-import { redactDatabaseUrl } from "./redact.js";
+import { providerOf } from "./database-url.js";
 import { clientWithReadTimeout } from "./read-timeout.js";
 import { statementNameOf } from "./statement-names.js";
 
@@ -16,12 +15,6 @@ import { statementNameOf } from "./statement-names.js";
  * writeTransaction retries SQLITE_BUSY asynchronously for up to its retry budget.
  */
 const SQLITE_BUSY_TIMEOUT_MS = 20;
-
-export function providerOf(databaseUrl: string): DatabaseProvider {
-  if (databaseUrl.startsWith("file:")) return "sqlite";
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return "postgresql";
-  throw new Error(`unsupported database URL (expected file: or postgres://): ${redactDatabaseUrl(databaseUrl)}`);
-}
 
 /** `file:./data/toolgate.db` → absolute path (`serve` and `migrate` create its folder: create-database.ts). */
 export function sqliteFilePath(databaseUrl: string): string {

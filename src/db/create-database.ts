@@ -6,7 +6,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { postgresClientConfig, providerOf, sqliteFilePath, type PostgresSettings } from "./connection.js";
+import { postgresClientConfig, sqliteFilePath, type PostgresSettings } from "./connection.js";
+import { providerOf } from "./database-url.js";
 import { redactDatabaseUrl } from "./redact.js";
 
 /** The database is missing and could not be created; the message is one line, for the operator. */

@@ -3,7 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
-import { createMigrationAdapter, providerOf, sqliteFilePath, type PostgresSettings } from "./connection.js";
+import { createMigrationAdapter, sqliteFilePath, type PostgresSettings } from "./connection.js";
+import { providerOf } from "./database-url.js";
 import { applyPostgresMigrations } from "./postgres-migrations.js";
 import { applySqliteMigrations } from "./sqlite-migrations.js";
 import { redactDatabaseUrl } from "./redact.js";

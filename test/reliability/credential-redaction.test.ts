@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { providerOf } from "../../src/db/connection.js";
+import { providerOf } from "../../src/db/database-url.js";
 import { createScratchDatabase, type ScratchDatabase } from "../../scripts/scratch-database.js";
 import { createRoleWithoutCreatedb } from "../helpers/postgres-role.js";
 import { POSTGRES_URL } from "../helpers/service.js";
