@@ -72,7 +72,7 @@ const withoutJsonSchemaSerializer = {
 
 /**
  * Prisma's query compiler as a .wasm file beside the bundle (dist/bundle/query_compiler_fast_bg.<provider>.wasm),
- * instead of the module the generated client imports: 4.4–4.6 MB of base64 in one string literal,
+ * instead of the module the generated client imports: the compiler as base64 in one string literal,
  * which V8 keeps twice for the life of the process (the module's source and the literal).
  */
 const queryCompilerFromFile = {

@@ -177,20 +177,24 @@ export type AfterAttempt = "next" | "retry-later" | "disabled" | "lease-lost" | 
  * Records an attempt of the event at the webhook's cursor: on success the cursor moves past it; on
  * failure the webhook waits its backoff, or is disabled (with its event) after too many failures in a row.
  */
-export async function recordAttempt(
-  db: Database,
-  input: { webhook: Webhook; holder: string; delivery: WebhookDelivery; attempt: AttemptResult; attemptedAt: Date; retry: RetryPolicy },
-): Promise<AfterAttempt> {
+export async function recordAttempt(db: Database, input: AttemptInOrder): Promise<AfterAttempt> {
   return recordAttemptInTransaction(db, input).catch((error: unknown) => {
     if (isGone(error)) return "gone";
     throw error;
   });
 }
 
-function recordAttemptInTransaction(
-  db: Database,
-  input: { webhook: Webhook; holder: string; delivery: WebhookDelivery; attempt: AttemptResult; attemptedAt: Date; retry: RetryPolicy },
-): Promise<AfterAttempt> {
+/** An attempt of the event at the webhook's cursor, made by `holder` under its lease. */
+interface AttemptInOrder {
+  webhook: Webhook;
+  holder: string;
+  delivery: WebhookDelivery;
+  attempt: AttemptResult;
+  attemptedAt: Date;
+  retry: RetryPolicy;
+}
+
+function recordAttemptInTransaction(db: Database, input: AttemptInOrder): Promise<AfterAttempt> {
   const { webhook, holder, delivery, attempt, retry } = input;
   return writeTransaction(db, [], async (tx) => {
     await logAttempt(tx, delivery, attempt, input.attemptedAt, false);

@@ -117,8 +117,8 @@ class BytesResponse extends Response {
 /**
  * Node's Response, as Yoga should make its answers: a body given as text (every whole GraphQL answer)
  * is kept in hand as its UTF-8 bytes, in a BytesResponse; anything else (no body, an event stream)
- * goes to Node's own. For a text body Node 20's Response makes a stream at once, ~25 µs, which the
- * representation step then read back through a reader.
+ * goes to Node's own. For a text body Node 20's Response makes a stream at once, which the
+ * representation step would then read back through a reader.
  */
 export const TextKeepingResponse: typeof Response = new Proxy(Response, {
   construct(target, [body, init]: [BodyInit | null | undefined, ResponseInit | undefined]) {

@@ -28,7 +28,7 @@ export const MAX_TRACKED_KEYS = 100_000;
 
 class TokenBuckets {
   // Bounded by `maxSize` (one per key) rather than `max`, with which the cache allocates room for
-  // every key up front: 2.7 MB per limiter, held even while rate limits are off.
+  // every key up front, held even while rate limits are off.
   private readonly buckets = new LRUCache<string, Bucket>({ maxSize: MAX_TRACKED_KEYS, sizeCalculation: () => 1 });
 
   constructor(private readonly limits: BucketLimits) {}
