@@ -12,6 +12,8 @@ export interface LoadSettings {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** The tenants and writes scenarios: seconds of load each server takes once, after it starts (--settle). */
+  settleSeconds: number;
   runs: number;
   /** A run is lengthened (up to maxRunSeconds) until the server's warm-up rate gives this many responses. */
   minResponses: number;

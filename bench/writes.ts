@@ -239,6 +239,17 @@ async function runOnce(server: RunningServer, targets: readonly Target[], load: 
   };
 }
 
+/** --settle: the server's first seconds of load, each variant's writes in turn, not measured. */
+async function settle(server: RunningServer, seed: TenantsSeed, load: LoadSettings): Promise<void> {
+  const variants = ["distinct", "oneEnvironment", "apply"] as const;
+  for (const variant of variants) {
+    const tally: Tally = { writes: 0, errors: 0, firstErrors: [], latenciesMs: [] };
+    const stop = new Promise<void>((resolve) => setTimeout(resolve, (load.settleSeconds * 1000) / variants.length));
+    await writeLoops(server.url, writeTargets(seed, variant, load.connections), stop, tally);
+  }
+  await untilIdle(server.pid);
+}
+
 function summarize(runs: WritesRun[]): WritesServerMeasurement {
   const known = (values: Array<number | null>) => values.filter((value): value is number => value !== null);
   const cpu = known(runs.map((run) => run.cpuPerWriteMs));
@@ -272,6 +283,10 @@ export async function benchWrites(provider: DatabaseProvider, options: WritesOpt
     const measured: Record<WritesServerId, RunningServer> = { floor, toolgate };
     const postgresDatabase = provider === "postgresql" ? decodeURIComponent(new URL(scratch.url).pathname.slice(1)) : undefined;
 
+    for (const id of load.settleSeconds > 0 ? (["floor", "toolgate"] as const) : []) {
+      log(`[${provider} writes] ${id} settles: ${load.settleSeconds} s of every variant's writes`);
+      await settle(measured[id], seed, load);
+    }
     const measureStarted = performance.now();
     const variants: WritesResult["variants"] = [];
     for (const variant of ["distinct", "oneEnvironment", "apply"] as const) {
