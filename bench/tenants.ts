@@ -20,9 +20,6 @@ export const DEFAULT_WRITE_RATES = [0, 1, 10, 50];
 /** The request list autocannon cycles through. */
 export const TENANT_REQUESTS = 20_000;
 
-/** The write rate of a server's settling load (--settle): the rate the targets are set at. */
-const SETTLE_WRITES_PER_SECOND = 10;
-
 /** The issue's floor CPU / toolgate CPU targets, at 10 writes per second. */
 export const TENANTS_TARGETS = { writesPerSecond: 10, shipped: 0.5, cacheOff: 0.35 };
 
@@ -221,9 +218,13 @@ export async function benchTenants(provider: DatabaseProvider, options: TenantsO
       return { result, writeCounts: [...samples.values()].flat().map((sample) => ({ ...sample.writes, seconds: sample.durationSeconds })) };
     };
 
-    for (const id of load.settleSeconds > 0 ? (["floor", "shipped", "cacheOff"] as const) : []) {
-      log(`[${provider} tenants] ${TENANT_SERVER_TITLES[id]} settles: ${load.settleSeconds} s of the mix at ${SETTLE_WRITES_PER_SECOND} writes/s`);
-      await runOnce(id, requests, load.settleSeconds, SETTLE_WRITES_PER_SECOND);
+    // Settling writes at the rate the targets are set at.
+    const settleWrites = TENANTS_TARGETS.writesPerSecond;
+    if (load.settleSeconds > 0) {
+      for (const id of ["floor", "shipped", "cacheOff"] as const) {
+        log(`[${provider} tenants] ${TENANT_SERVER_TITLES[id]} settles: ${load.settleSeconds} s of the mix at ${settleWrites} writes/s`);
+        await runOnce(id, requests, load.settleSeconds, settleWrites);
+      }
     }
     const rates: TenantsRateResult[] = [];
     for (const writesPerSecond of options.writeRates) {

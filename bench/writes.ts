@@ -19,7 +19,8 @@ import { seedTenantsDatabase, type TenantsSeed, type TenantsShape } from "./tena
 export const WRITES_TARGET = 0.5;
 
 export type WritesServerId = "floor" | "toolgate";
-export type WritesVariantId = "distinct" | "oneEnvironment" | "apply";
+const WRITES_VARIANTS = ["distinct", "oneEnvironment", "apply"] as const;
+export type WritesVariantId = (typeof WRITES_VARIANTS)[number];
 export const WRITES_VARIANT_TITLES: Record<WritesVariantId, string> = {
   distinct: "each connection its own account's environment",
   oneEnvironment: "every connection in one environment",
@@ -241,10 +242,9 @@ async function runOnce(server: RunningServer, targets: readonly Target[], load: 
 
 /** --settle: the server's first seconds of load, each variant's writes in turn, not measured. */
 async function settle(server: RunningServer, seed: TenantsSeed, load: LoadSettings): Promise<void> {
-  const variants = ["distinct", "oneEnvironment", "apply"] as const;
-  for (const variant of variants) {
+  for (const variant of WRITES_VARIANTS) {
     const tally: Tally = { writes: 0, errors: 0, firstErrors: [], latenciesMs: [] };
-    const stop = new Promise<void>((resolve) => setTimeout(resolve, (load.settleSeconds * 1000) / variants.length));
+    const stop = new Promise<void>((resolve) => setTimeout(resolve, (load.settleSeconds * 1000) / WRITES_VARIANTS.length));
     await writeLoops(server.url, writeTargets(seed, variant, load.connections), stop, tally);
   }
   await untilIdle(server.pid);
@@ -283,13 +283,15 @@ export async function benchWrites(provider: DatabaseProvider, options: WritesOpt
     const measured: Record<WritesServerId, RunningServer> = { floor, toolgate };
     const postgresDatabase = provider === "postgresql" ? decodeURIComponent(new URL(scratch.url).pathname.slice(1)) : undefined;
 
-    for (const id of load.settleSeconds > 0 ? (["floor", "toolgate"] as const) : []) {
-      log(`[${provider} writes] ${id} settles: ${load.settleSeconds} s of every variant's writes`);
-      await settle(measured[id], seed, load);
+    if (load.settleSeconds > 0) {
+      for (const id of ["floor", "toolgate"] as const) {
+        log(`[${provider} writes] ${id} settles: ${load.settleSeconds} s of every variant's writes`);
+        await settle(measured[id], seed, load);
+      }
     }
     const measureStarted = performance.now();
     const variants: WritesResult["variants"] = [];
-    for (const variant of ["distinct", "oneEnvironment", "apply"] as const) {
+    for (const variant of WRITES_VARIANTS) {
       const targets = writeTargets(seed, variant, load.connections);
       const samples: Record<WritesServerId, WritesRun[]> = { floor: [], toolgate: [] };
       for (let run = 1; run <= load.runs; run++) {
