@@ -1,13 +1,13 @@
 // Work to do once a transaction has committed (telling in-process listeners about its rows). The
 // transaction's runner (writeTransaction) calls `transactionCommitted`; a rolled-back or retried
 // attempt's callbacks are dropped with its transaction client.
-import type { Db } from "./client.js";
+import { isTransactionClient, type Db } from "./client.js";
 
 const pending = new WeakMap<object, (() => void)[]>();
 
 /** Runs `callback` after `db`'s transaction commits; at once when `db` is not a transaction (autocommit). */
 export function afterCommit(db: Db, callback: () => void): void {
-  if ("$transaction" in db) {
+  if (!isTransactionClient(db)) {
     queueMicrotask(callback);
     return;
   }

@@ -8,9 +8,10 @@ import { withAdapterAccess } from "./adapter-access.js";
 import { dataVersionReader, type DataVersionReader } from "./data-version.js";
 import { definitionTextReader, type DefinitionTextReader } from "./definition-texts.js";
 import { plannedReader, type PlannedReader } from "./planned-read-runner.js";
-import type { PlannedModel } from "./planned-reads.js";
+import { planFindFirst, type PlannedModel } from "./planned-reads.js";
 import { withQueryTiming, type QueryObserver } from "./query-timing.js";
 import { withSqliteIsolation } from "./sqlite-isolation.js";
+import { beginStatementTransaction, type StatementTransaction } from "./statement-transaction.js";
 
 /** The client type every module sees. Both generated clients share models and query API. */
 export type Database = SqliteClient;
@@ -79,13 +80,21 @@ export function plannedReaderOf(db: Db): PlannedReader {
 
 /**
  * `db[model].findFirst(args)` in one statement below Prisma's engine when its arguments are within
- * what src/db/planned-reads.ts translates, else Prisma's. Reads of a client opened by `openDatabase`
- * only: a transaction's reads go to Prisma, in the transaction.
+ * what src/db/planned-reads.ts translates, else Prisma's. A client opened by `openDatabase` sends the
+ * statement to the driver; a transaction sends it as a raw query of the transaction (Prisma's raw
+ * queries skip the engine's query building and result mapping), so it reads the transaction's own
+ * writes and what its locks protect.
  */
 export function findFirstPlanned<M extends PlannedModel>(db: Db, model: M, args: FindFirstArgs): Promise<PlannedRows[M] | null> {
-  const planned = plannedReaders.get(db)?.(model, args);
+  const planned = plannedReaders.get(db)?.(model, args) ?? (isTransactionClient(db) ? readInTransaction(db, model, args) : undefined);
   if (planned) return planned as Promise<PlannedRows[M] | null>;
   return (db[model] as unknown as { findFirst(args: FindFirstArgs): Promise<PlannedRows[M] | null> }).findFirst(args);
+}
+
+function readInTransaction(tx: Db, model: PlannedModel, args: FindFirstArgs): Promise<Record<string, unknown> | null> | undefined {
+  const plan = planFindFirst({ postgres: providerOfClient(tx) === "postgresql" }, model, args);
+  if (!plan) return undefined;
+  return tx.$queryRawUnsafe<Array<{ row: unknown }>>(plan.sql, ...plan.args).then((rows) => plan.decode(rows[0]?.row));
 }
 
 interface PlannedRows {
@@ -102,9 +111,26 @@ export function providerOfClient(db: Db): DatabaseProvider {
   return provider;
 }
 
+const transactionClients = new WeakSet<object>();
+
 /** Records that a transaction client belongs to `parent`'s provider. */
 export function rememberTransactionClient(parent: Db, tx: Db): void {
   providers.set(tx, providerOfClient(parent));
+  transactionClients.add(tx);
+}
+
+/** Whether `db` is a transaction's client (recorded by `rememberTransactionClient`). Prisma's own transaction clients still answer `"$transaction" in tx`. */
+export function isTransactionClient(db: Db): boolean {
+  return transactionClients.has(db);
+}
+
+const statementTransactionStarters = new WeakMap<object, (maxWaitMs: number) => Promise<StatementTransaction>>();
+
+/** Begins a transaction below Prisma's engine on a client opened by `openDatabase` (src/db/statement-transaction.ts). */
+export function beginStatementTransactionOn(db: Database, maxWaitMs: number): Promise<StatementTransaction> {
+  const begin = statementTransactionStarters.get(db);
+  if (!begin) throw new Error("beginStatementTransactionOn: not a client opened by openDatabase");
+  return begin(maxWaitMs);
 }
 
 export async function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Promise<Database> {
@@ -123,6 +149,8 @@ export async function openDatabase(databaseUrl: string, options: DatabaseOptions
   const preparedStatements = (options.postgres ?? DEFAULT_POSTGRES_SETTINGS).preparedStatements;
   definitionTextReaders.set(client, definitionTextReader(reachable.access, pool && { pool, preparedStatements }, options.onQuery));
   plannedReaders.set(client, plannedReader(reachable.access, pool && { pool, preparedStatements }, options.onQuery, options.observeQuery));
+  const dialect = { postgres: provider === "postgresql" };
+  statementTransactionStarters.set(client, (maxWaitMs) => beginStatementTransaction(reachable.access.adapter(), dialect, maxWaitMs, options.onQuery));
   if (pool) poolUsageReaders.set(client, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }));
   if (options.onQuery) {
     const onQuery = options.onQuery;

@@ -14,17 +14,18 @@ import { getDatamodel } from "./generated/pothos-types.js";
 type Plain = Record<string, unknown>;
 export type PlannedModel = "grant" | "environment" | "toolRelease" | "apiToken";
 
-interface Field {
+export interface Field {
   name: string;
   kind: string;
   type: string;
   isList: boolean;
+  isRequired?: boolean;
   isId?: boolean;
   relationName?: string;
   relationFromFields?: string[];
 }
 
-interface Model {
+export interface Model {
   name: string;
   fields: ReadonlyMap<string, Field>;
   id: string;
@@ -40,13 +41,13 @@ const models = new Map<string, Model>(
 
 /** Scalar types whose JSON form maps back to Prisma's value without loss. */
 const SCALAR_TYPES = new Set(["String", "Int", "Boolean", "DateTime"]);
-const MODEL_OF: Record<PlannedModel, string> = { grant: "Grant", environment: "Environment", toolRelease: "ToolRelease", apiToken: "ApiToken" };
+export const MODEL_OF: Record<PlannedModel, string> = { grant: "Grant", environment: "Environment", toolRelease: "ToolRelease", apiToken: "ApiToken" };
 
 const MAX_OBJECT_MEMBERS = 50;
 const COMPARISONS: Record<string, string> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };
 
 /** Thrown while translating arguments outside the subset; `plan` answers undefined then. */
-class Unplannable extends Error {}
+export class Unplannable extends Error {}
 
 function unplannable(what: string): never {
   throw new Unplannable(what);
@@ -75,7 +76,7 @@ export function planFindFirst(dialect: Dialect, model: PlannedModel, args: Plain
 }
 
 /** How a selected object's JSON becomes Prisma's row: which fields are dates or (SQLite) booleans, and what is nested. */
-interface Shape {
+export interface Shape {
   dates: string[];
   booleans: string[];
   nested: Array<{ name: string; shape: Shape; list: boolean }>;
@@ -91,8 +92,13 @@ interface FromScope {
   joined: Map<string, string>;
 }
 
-class Planner {
-  private readonly args: unknown[] = [];
+/** The model `name` of the datamodel. */
+export function modelNamed(name: string): Model {
+  return models.get(name) ?? unplannable(name);
+}
+
+export class Planner {
+  readonly args: unknown[] = [];
   private aliases = 0;
   /** The FROM each alias belongs to. */
   private readonly scopes = new Map<string, FromScope>();
@@ -122,10 +128,14 @@ class Planner {
   }
 
   /** The alias of a FROM's row: the relations joined to it are listed by `from`, once the statement around it is built. */
-  private rowAlias(): string {
-    const alias = this.alias();
+  rowAlias(alias = this.alias()): string {
     this.scopes.set(alias, { joins: [], joined: new Map() });
     return alias;
+  }
+
+  /** The relations joined to the row `alias` (an UPDATE has no FROM to join them in). */
+  joinsOf(alias: string): readonly string[] {
+    return this.scopes.get(alias)!.joins;
   }
 
   private from(model: Model, alias: string): string {
@@ -149,18 +159,23 @@ class Planner {
     return { target, alias: inner };
   }
 
-  private parameter(value: unknown): string {
+  parameter(value: unknown): string {
     this.args.push(value);
     return this.dialect.postgres ? `$${this.args.length}` : "?";
   }
 
   /** The JSON object of `select` over the row `alias` of `model`. */
-  private object(model: Model, alias: string, select: unknown): { sql: string; shape: Shape } {
+  object(model: Model, alias: string, select: unknown): { sql: string; shape: Shape } {
     if (!isPlain(select)) unplannable(`${model.name}: select`);
     const shape: Shape = { dates: [], booleans: [], nested: [] };
     const members: string[] = [];
     for (const [name, wanted] of Object.entries(select)) {
       if (wanted === false) continue;
+      if (name === "_count") {
+        shape.nested.push({ name, shape: { dates: [], booleans: [], nested: [] }, list: false });
+        members.push(`'_count', ${this.counts(model, alias, wanted)}`);
+        continue;
+      }
       const field = model.fields.get(name) ?? unplannable(`${model.name}.${name}`);
       if (field.kind === "scalar") {
         if (wanted !== true || field.isList || !SCALAR_TYPES.has(field.type)) unplannable(`${model.name}.${name}`);
@@ -180,6 +195,27 @@ class Planner {
     // SQLite builds JSONB, which an enclosing object takes as it is; text is made once, at the top.
     const build = this.dialect.postgres ? "json_build_object" : "jsonb_object";
     return { sql: `${build}(${members.join(", ")})`, shape };
+  }
+
+  /** `_count: { select: { list: true | { where } } }`: an object of each list relation's count of rows. */
+  private counts(model: Model, alias: string, wanted: unknown): string {
+    if (!isPlain(wanted) || Object.keys(wanted).length !== 1 || !isPlain(wanted.select)) unplannable(`${model.name}._count`);
+    if (!model.id) unplannable(`${model.name}._count: no single-column id`);
+    const members: string[] = [];
+    for (const [name, counted] of Object.entries(wanted.select)) {
+      if (counted === false) continue;
+      const field = model.fields.get(name);
+      if (!field || field.kind !== "object" || !field.isList) unplannable(`${model.name}._count.${name}`);
+      const target = models.get(field.type) ?? unplannable(field.type);
+      const inner = this.rowAlias();
+      const conditions = [`${inner}."${foreignKeyTo(target, field)}" = ${alias}."${model.id}"`];
+      if (counted !== true) {
+        if (!isPlain(counted) || Object.keys(counted).some((key) => key !== "where")) unplannable(`${model.name}._count.${name}`);
+        if (counted.where !== undefined) conditions.push(this.where(target, inner, counted.where));
+      }
+      members.push(`'${name}', (SELECT count(*) FROM ${this.from(target, inner)} WHERE ${conditions.join(" AND ")})`);
+    }
+    return `${this.dialect.postgres ? "json_build_object" : "jsonb_object"}(${members.join(", ")})`;
   }
 
   /** A relation's JSON: the related object over its joined row (null when absent), or the list as a subquery. */
@@ -234,7 +270,7 @@ class Planner {
   }
 
   /** A Prisma `where` over the row `alias` of `model`, as SQL. */
-  private where(model: Model, alias: string, where: unknown): string {
+  where(model: Model, alias: string, where: unknown): string {
     if (!isPlain(where)) unplannable(`${model.name}: where`);
     const conditions: string[] = [];
     for (const [name, value] of Object.entries(where)) {
@@ -345,7 +381,7 @@ function isPlain(value: unknown): value is Plain {
 }
 
 /** The row as Prisma answers it: dates as Date (PostgreSQL's JSON omits their zone: they are UTC), booleans as booleans. */
-function decodeRow(row: Plain, shape: Shape, postgres: boolean): Plain {
+export function decodeRow(row: Plain, shape: Shape, postgres: boolean): Plain {
   for (const name of shape.dates) {
     const value = row[name];
     if (typeof value === "string") row[name] = new Date(postgres ? `${value}Z` : value);

@@ -2,6 +2,7 @@
 // node-postgres and socket errors, PostgreSQL SQLSTATEs, Prisma's driver-adapter errors and the
 // Prisma client errors that wrap them. Such failures are outages, not bugs: clients get 503
 // DATABASE_UNAVAILABLE and should retry. (Retryable write conflicts are src/db/conflicts.ts's and src/domain/write-transaction.ts's job.)
+import { TransactionWaitTimeout } from "./statement-transaction.js";
 
 /** Socket-level failures (Node's errno codes). */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "EPIPE"]);
@@ -29,6 +30,7 @@ const DRIVER_MESSAGES = [
 ];
 
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof TransactionWaitTimeout) return true;
   return causes(error).some(isUnavailableFailure);
 }
 

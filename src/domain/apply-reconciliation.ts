@@ -2,12 +2,14 @@
 // the database as it is plus the publications planned in the same body, so that validate answers
 // exactly what apply would do, and apply can check everything before it changes anything.
 import type { Db } from "../db/client.js";
-import type { Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
+import type { Environment, Grant } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
 import {
+  GRANTED_RELEASE_COLUMNS,
   parseReleaseSelector,
   resolveReleaseSelector,
+  type GrantedRelease,
   selectedReleaseNotFound,
   type ReleaseSelector,
   type ReleaseSelectorInput,
@@ -33,7 +35,7 @@ export interface ResolvedCreation {
   path: string;
   selector: ReleaseSelector;
   flags: GrantFlags;
-  release: ToolRelease | PlannedPublication;
+  release: GrantedRelease | PlannedPublication;
 }
 
 const creationPath = (index: number) => `grantReconciliation.creations[${index}].release`;
@@ -89,7 +91,7 @@ export async function executeCreations(
     // publication may have moved a grant to); any other release was resolved in this transaction
     // already, and its row is what grantRelease needs.
     const planned = "entry" in creation.release;
-    const release = planned ? await resolveReleaseSelector(db, creation.selector, creation.path) : (creation.release as ToolRelease);
+    const release = planned ? await resolveReleaseSelector(db, creation.selector, creation.path) : (creation.release as GrantedRelease);
     // checkReconciliation checked the plan limit for all creations together, in this transaction.
     const grantState = planned ? undefined : { existing: rowOf.get(release.id) ?? null };
     const grant = await grantRelease(db, actor, environment, release, creation.flags, { capacityChecked: true, ...(grantState ? { grantState } : {}) });
@@ -104,15 +106,15 @@ const resolvedReleaseIds = (creations: readonly ResolvedCreation[]) =>
   creations.flatMap((creation) => ("entry" in creation.release ? [] : [creation.release.id]));
 
 /** The releases the ById selectors name that may be granted now, by id, in one statement. */
-async function releasesById(db: Db, selectors: readonly ReleaseSelector[]): Promise<Map<string, ToolRelease>> {
+async function releasesById(db: Db, selectors: readonly ReleaseSelector[]): Promise<Map<string, GrantedRelease>> {
   const ids = selectors.flatMap((selector) => (selector.type === "ById" ? [selector.releaseId] : []));
   if (ids.length === 0) return new Map();
-  const releases = await db.toolRelease.findMany({ where: { id: { in: [...new Set(ids)] }, ...GRANTABLE_RELEASE_WHERE } });
+  const releases = await db.toolRelease.findMany({ where: { id: { in: [...new Set(ids)] }, ...GRANTABLE_RELEASE_WHERE }, select: GRANTED_RELEASE_COLUMNS });
   return new Map(releases.map((release) => [release.id, release]));
 }
 
 /** What resolveReleaseSelector answers, a ById selector answered from `byId`. */
-async function selectedRelease(db: Db, selector: ReleaseSelector, byId: ReadonlyMap<string, ToolRelease>, path: string): Promise<ToolRelease> {
+async function selectedRelease(db: Db, selector: ReleaseSelector, byId: ReadonlyMap<string, GrantedRelease>, path: string): Promise<GrantedRelease> {
   if (selector.type !== "ById") return resolveReleaseSelector(db, selector, path);
   const release = byId.get(selector.releaseId);
   if (!release) throw selectedReleaseNotFound(selector);

@@ -1,9 +1,8 @@
 // Release selectors: how a grant creation names the release it grants (semantics.md "Grants").
 // `ById` accepts published and superseded releases; `ByCoordinates` (owner e-mail, name, version)
 // names the current, published release at that coordinate.
-import type { Db } from "../db/client.js";
+import { findFirstPlanned, type Db, type Prisma } from "../db/client.js";
 import { holdsNul } from "../db/text.js";
-import type { ToolRelease } from "../db/generated/sqlite/client.js";
 import { invalidRequest } from "./errors.js";
 import { GRANTABLE_RELEASE_WHERE } from "./permissions/index.js";
 import { referencedReleaseNotFound } from "./releases.js";
@@ -19,6 +18,34 @@ export interface ReleaseSelectorInput {
   name?: string | null | undefined;
   version?: string | null | undefined;
 }
+
+/**
+ * What a grant change reads of the release it grants: every column but the definition, which is
+ * 5–50 KB of text that no grant rule reads (answers read it by digest, src/db/definition-texts.ts).
+ */
+export const GRANTED_RELEASE_COLUMNS = {
+  id: true,
+  ownerAccountId: true,
+  name: true,
+  version: true,
+  sourceKind: true,
+  componentId: true,
+  componentRevision: true,
+  componentName: true,
+  metadataVersion: true,
+  metadataDigest: true,
+  sourceDigest: true,
+  immutable: true,
+  lifecycle: true,
+  origin: true,
+  systemAvailability: true,
+  currentCoordinate: true,
+  createdAt: true,
+  createdById: true,
+  stateChangedAt: true,
+  stateChangedById: true,
+} satisfies Prisma.ToolReleaseSelect;
+export type GrantedRelease = Prisma.ToolReleaseGetPayload<{ select: typeof GRANTED_RELEASE_COLUMNS }>;
 
 export type ReleaseSelector = { type: "ById"; releaseId: string } | { type: "ByCoordinates"; account: string; name: string; version: string };
 
@@ -57,7 +84,7 @@ function describeSelector(selector: ReleaseSelector): string {
  * The release a selector names, if it may be granted now; throws REQUEST_INVALID for a malformed
  * selector and REFERENCED_TOOL_RELEASE_NOT_FOUND for an unknown or de-published release.
  */
-export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput | ReleaseSelector, path = "release"): Promise<ToolRelease> {
+export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput | ReleaseSelector, path = "release"): Promise<GrantedRelease> {
   const selector = parseReleaseSelector(input, path);
   const release = await findSelectedRelease(db, selector);
   if (!release) throw selectedReleaseNotFound(selector);
@@ -65,19 +92,20 @@ export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput
 }
 
 /** The release a parsed selector names if it may be granted now, else null: for callers that must check other things first. */
-export async function findSelectedRelease(db: Db, selector: ReleaseSelector): Promise<ToolRelease | null> {
-  if (selector.type === "ById") return db.toolRelease.findFirst({ where: { id: selector.releaseId, ...GRANTABLE_RELEASE_WHERE } });
+export async function findSelectedRelease(db: Db, selector: ReleaseSelector): Promise<GrantedRelease | null> {
+  if (selector.type === "ById") return findGrantedRelease(db, { id: selector.releaseId, ...GRANTABLE_RELEASE_WHERE });
   if ([selector.account, selector.name, selector.version].some(holdsNul)) return null;
-  return db.toolRelease.findFirst({
-    where: {
-      owner: { email: selector.account },
-      name: selector.name,
-      version: selector.version,
-      lifecycle: "published",
-      currentCoordinate: true,
-    },
+  return findGrantedRelease(db, {
+    owner: { email: selector.account },
+    name: selector.name,
+    version: selector.version,
+    lifecycle: "published",
+    currentCoordinate: true,
   });
 }
+
+const findGrantedRelease = (db: Db, where: Prisma.ToolReleaseWhereInput) =>
+  findFirstPlanned(db, "toolRelease", { select: GRANTED_RELEASE_COLUMNS, where }) as Promise<GrantedRelease | null>;
 
 /** REFERENCED_TOOL_RELEASE_NOT_FOUND for what the selector names. */
 export const selectedReleaseNotFound = (selector: ReleaseSelector) => referencedReleaseNotFound(describeSelector(selector));

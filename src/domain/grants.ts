@@ -2,16 +2,24 @@
 // row per (environment, release); create is idempotent and an automatic request never takes over
 // a manual grant. Lifecycle changes are conditional updates, so of two racing requests exactly one
 // wins and the other gets the answer it would get had it arrived second.
-import type { Db, Prisma } from "../db/client.js";
+import { findFirstPlanned, type Db, type Prisma } from "../db/client.js";
 import { concurrentUpdate, LostRace, takeLocks, writeLock, writeTransaction } from "./write-transaction.js";
-import type { Account, Environment, Grant, ToolRelease } from "../db/generated/sqlite/client.js";
+import type { Account, Environment, Grant } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
-import { findSelectedRelease, parseReleaseSelector, selectedReleaseNotFound, type ReleaseSelectorInput } from "./grant-release-selector.js";
 import {
+  findSelectedRelease,
+  parseReleaseSelector,
+  selectedReleaseNotFound,
+  type GrantedRelease,
+  type ReleaseSelectorInput,
+} from "./grant-release-selector.js";
+import {
+  acceptedShareSelect,
   acceptedSharesOf,
-  accessInclude,
+  accessSelect,
   accessTo,
+  ENVIRONMENT_COLUMNS,
   type EnvironmentRole,
   type ShareGrant,
   grantNotFound,
@@ -34,6 +42,21 @@ const grantEvent = (type: ChangeEventType, actor: Actor | "system", environment:
 });
 
 const grantConflict = (message: string) => new DomainError("ENVIRONMENT_TOOL_MIDDLEWARE_GRANT_CONFLICT", message);
+
+/** A grant's columns, for reads that select rather than include (planned reads answer selections only). */
+export const GRANT_COLUMNS = {
+  id: true,
+  environmentId: true,
+  releaseId: true,
+  protected: true,
+  automatic: true,
+  followCoordinates: true,
+  lifecycle: true,
+  createdAt: true,
+  createdById: true,
+  stateChangedAt: true,
+  stateChangedById: true,
+} satisfies Prisma.GrantSelect;
 
 /** List order: release name, version, then creation; the id makes the order total for cursors. */
 export const GRANT_LIST_ORDER = [
@@ -66,15 +89,20 @@ export async function createGrant(db: Db, actor: Actor, environmentId: string, c
   if (creation.release === undefined || creation.release === null) throw invalidRequest(["release: required"]);
   const selector = parseReleaseSelector(creation.release);
   const flags: GrantFlags = { automatic: creation.automatic ?? false, followCoordinates: selector.type === "ByCoordinates" };
-  return writeTransaction(db, [writeLock.environment(environmentId)], async (tx) => {
-    // The release is read first so that the environment's row can bring the grant of it along; the
-    // errors keep their order: the environment's, then the release's.
-    const release = await findSelectedRelease(tx, selector);
-    const { access, grantState } = await environmentForGrant(tx, actor, environmentId, release?.id);
-    requireDeployer(access);
-    if (!release) throw selectedReleaseNotFound(selector);
-    return grantRelease(tx, actor, access.environment, release, flags, { grantState });
-  });
+  return writeTransaction(
+    db,
+    [writeLock.environment(environmentId)],
+    async (tx) => {
+      // The release is read first so that the environment's row can bring the grant of it along; the
+      // errors keep their order: the environment's, then the release's.
+      const release = await findSelectedRelease(tx, selector);
+      const { access, grantState } = await environmentForGrant(tx, actor, environmentId, release?.id);
+      requireDeployer(access);
+      if (!release) throw selectedReleaseNotFound(selector);
+      return grantRelease(tx, actor, access.environment, release, flags, { grantState });
+    },
+    "below-engine",
+  );
 }
 
 /** An environment's `_count` of its active grants, read with the environment under its lock. */
@@ -100,10 +128,14 @@ async function environmentForGrant(
   environmentId: string,
   releaseId: string | undefined,
 ): Promise<{ access: { environment: EnvironmentOfPlan; role: EnvironmentRole }; grantState: GrantState }> {
-  const row = await db.environment.findUnique({
-    where: { id: environmentId },
-    include: { ...accessInclude(actor), grants: { where: { releaseId }, take: releaseId === undefined ? 0 : 1 }, _count: ACTIVE_GRANT_COUNT },
-  });
+  const select = {
+    ...accessSelect(actor),
+    grants: { where: { releaseId }, select: GRANT_COLUMNS, orderBy: { id: "asc" }, take: releaseId === undefined ? 0 : 1 },
+    _count: ACTIVE_GRANT_COUNT,
+  } satisfies Prisma.EnvironmentSelect;
+  const row = (await findFirstPlanned(db, "environment", { where: { id: environmentId }, select })) as Prisma.EnvironmentGetPayload<{
+    select: typeof select;
+  }> | null;
   const {
     environment: { grants, _count, ...environment },
     role,
@@ -112,7 +144,7 @@ async function environmentForGrant(
 }
 
 /** A versionCheck environment takes immutable releases only. */
-export function assertGrantableIn(environment: Environment, release: ToolRelease): void {
+export function assertGrantableIn(environment: Environment, release: Pick<GrantedRelease, "id" | "immutable">): void {
   if (environment.versionCheck && !release.immutable) {
     throw new DomainError(
       "TOOL_RELEASE_IMMUTABLE_CONFLICT",
@@ -133,7 +165,7 @@ export async function grantRelease(
   db: Db,
   actor: Actor,
   environment: EnvironmentOfPlan,
-  release: ToolRelease,
+  release: Pick<GrantedRelease, "id" | "immutable">,
   flags: GrantFlags,
   options: {
     /** The caller already checked the plan limit for this grant, in this transaction, under the environment's lock (apply checks its creations together). */
@@ -208,16 +240,20 @@ const ATTEMPTS_AFTER_LOST_RACE = 3;
 
 /** Soft-deletes an active grant (operation 5). An automatic deletion may only remove automatic grants. */
 export function deleteGrant(db: Db, actor: Actor, grantId: string, options: { automatic?: boolean | null | undefined } = {}): Promise<Grant> {
-  return writeTransaction(db, [], (tx) => softDeleteGrant(tx, actor, grantId, options.automatic ?? false));
+  return writeTransaction(db, [], (tx) => softDeleteGrant(tx, actor, grantId, options.automatic ?? false), "below-engine");
 }
+
+/** What a deletion reads: the grant, its environment and the actor's accepted share of it. */
+const deletionSelect = (actor: Actor) =>
+  ({ ...GRANT_COLUMNS, environment: { select: { ...ENVIRONMENT_COLUMNS, shares: acceptedShareSelect(actor) } } }) satisfies Prisma.GrantSelect;
 
 // No lock: deleting frees capacity, and the conditional update settles races on the row itself.
 async function softDeleteGrant(db: Db, actor: Actor, grantId: string, automatic: boolean): Promise<Grant> {
   for (let attempt = 1; attempt <= ATTEMPTS_AFTER_LOST_RACE; attempt += 1) {
-    const grant = await db.grant.findFirst({
+    const grant = (await findFirstPlanned(db, "grant", {
       where: { id: grantId, ...visibleActiveGrantWhere(actor) },
-      include: { environment: { include: { shares: { where: acceptedSharesOf(actor.id) } } } },
-    });
+      select: deletionSelect(actor),
+    })) as Prisma.GrantGetPayload<{ select: ReturnType<typeof deletionSelect> }> | null;
     if (!grant) throw grantNotFound(grantId);
     requireUserManageable(actor, grant);
     if (automatic && !grant.automatic) {

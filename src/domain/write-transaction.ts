@@ -11,7 +11,7 @@
 // SQLite: transactions are serializable and, within this process, serialized by the connection's
 // gate (src/db/sqlite-isolation.ts); other processes are detected as SQLITE_BUSY and retried.
 import { setTimeout as sleep } from "node:timers/promises";
-import { providerOfClient, rememberTransactionClient, type Database, type Db } from "../db/client.js";
+import { beginStatementTransactionOn, isTransactionClient, providerOfClient, rememberTransactionClient, type Database, type Db } from "../db/client.js";
 import { isRetryableConflict } from "../db/conflicts.js";
 import { transactionCommitted } from "../db/after-commit.js";
 import { DomainError } from "./errors.js";
@@ -44,41 +44,29 @@ export class LostRace extends Error {
   }
 }
 
-function isTransactionClient(db: Db): boolean {
-  return !("$transaction" in db);
-}
+/**
+ * How a write transaction sends its statements: through Prisma's transaction client, or below
+ * Prisma's engine (src/db/statement-transaction.ts) for units of work that make only the calls
+ * that client answers (a grant's creation and deletion).
+ */
+export type WriteStatements = "prisma" | "below-engine";
 
 /**
  * Runs `work` in a write transaction holding `locks` (see `writeLock`). Inside a caller's transaction
  * (apply composes grant changes) it takes the locks too (they are re-entrant) and leaves retries to
  * the caller.
  */
-export async function writeTransaction<T>(db: Db, locks: readonly string[], work: (tx: Db) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(db: Db, locks: readonly string[], work: (tx: Db) => Promise<T>, statements: WriteStatements = "prisma"): Promise<T> {
   if (isTransactionClient(db)) {
     await takeLocks(db, locks);
     return work(db);
   }
   const database = db as Database;
-  const provider = providerOfClient(database);
   const started = Date.now();
   for (let attempt = 1; ; attempt += 1) {
-    let transaction: Db | undefined;
     try {
-      const result = await database.$transaction(
-        async (tx) => {
-          transaction = tx;
-          rememberTransactionClient(database, tx);
-          await takeLocks(tx, locks);
-          openEventBuffer(tx);
-          const result = await work(tx);
-          await flushEvents(tx);
-          return result;
-        },
-        // PostgreSQL's connections default to READ COMMITTED (src/db/connection.ts), so no level is
-        // named there: naming one costs a statement per transaction. SQLite's only level is Serializable.
-        { ...TRANSACTION_TIMING, ...(provider === "postgresql" ? {} : { isolationLevel: "Serializable" as const }) },
-      );
-      transactionCommitted(transaction!);
+      const { result, tx } = await (statements === "below-engine" ? attemptBelowEngine : attemptWithPrisma)(database, locks, work);
+      transactionCommitted(tx);
       return result;
     } catch (error) {
       if (!isRetryableConflict(error) && !(error instanceof LostRace)) throw error;
@@ -87,6 +75,42 @@ export async function writeTransaction<T>(db: Db, locks: readonly string[], work
     }
   }
 }
+
+type Attempt = <T>(database: Database, locks: readonly string[], work: (tx: Db) => Promise<T>) => Promise<{ result: T; tx: Db }>;
+
+/** The unit of work with its locks and events, on a transaction client. */
+async function unitOfWork<T>(database: Database, tx: Db, locks: readonly string[], work: (tx: Db) => Promise<T>): Promise<T> {
+  rememberTransactionClient(database, tx);
+  await takeLocks(tx, locks);
+  openEventBuffer(tx);
+  const result = await work(tx);
+  await flushEvents(tx);
+  return result;
+}
+
+const attemptWithPrisma: Attempt = async (database, locks, work) => {
+  let tx: Db | undefined;
+  const result = await database.$transaction(
+    (client) => unitOfWork(database, (tx = client), locks, work),
+    // PostgreSQL's connections default to READ COMMITTED (src/db/connection.ts), so no level is
+    // named there: naming one costs a statement per transaction. SQLite's only level is Serializable.
+    { ...TRANSACTION_TIMING, ...(providerOfClient(database) === "postgresql" ? {} : { isolationLevel: "Serializable" as const }) },
+  );
+  return { result, tx: tx! };
+};
+
+const attemptBelowEngine: Attempt = async (database, locks, work) => {
+  const transaction = await beginStatementTransactionOn(database, TRANSACTION_TIMING.maxWait);
+  const tx = transaction.client as Db;
+  try {
+    const result = await unitOfWork(database, tx, locks, work);
+    await transaction.commit();
+    return { result, tx };
+  } catch (error) {
+    await transaction.rollback();
+    throw error;
+  }
+};
 
 /**
  * Takes `locks` until the transaction ends, for work that learns what to lock from a first read

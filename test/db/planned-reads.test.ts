@@ -231,6 +231,23 @@ describeEachDatabase("planned reads", (provider) => {
     }
   });
 
+  it("answer counts of list relations as Prisma does, filtered or not", async () => {
+    const counts: Map[] = [
+      { select: { grants: { where: { lifecycle: "active" } } } },
+      { select: { grants: true, shares: true } },
+      { select: { grants: { where: { release: { lifecycle: "de-published" } } }, shares: { where: { acceptedAt: { not: null } } } } },
+    ];
+    let found = 0;
+    for (const environmentId of [...seed.accounts.flatMap((account) => account.environmentIds), MISSING_ID]) {
+      for (const _count of counts) {
+        const { outcome, row } = await compare("environment", { where: { id: environmentId }, select: { id: true, _count } });
+        expect(outcome).toBe("planned");
+        if (row) found += 1;
+      }
+    }
+    expect(found).toBe(seed.accounts.length * 2 * counts.length);
+  });
+
   it("join a grant's release once, however many times its selection, order and filter read it", () => {
     const args = {
       select: {

@@ -4,7 +4,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../src/db/client.js";
-import { writeTransaction } from "../../src/domain/write-transaction.js";
+import { writeTransaction, type WriteStatements } from "../../src/domain/write-transaction.js";
 import { createScratchDatabase } from "../../scripts/scratch-database.js";
 
 const POSTGRES = process.env.TOOLGATE_TEST_POSTGRES_URL;
@@ -33,10 +33,15 @@ async function withDatabaseDefault(setting: string, value: string, check: (db: D
   }
 }
 
-/** `SHOW setting` inside a write transaction. */
+/** `SHOW setting` inside a write transaction, through Prisma and below its engine: the same for both. */
 async function shownInWriteTransaction(db: Database, setting: string): Promise<unknown> {
-  const rows = await writeTransaction(db, [], (tx) => tx.$queryRawUnsafe<Record<string, unknown>[]>(`SHOW ${setting}`));
-  return Object.values(rows[0]!)[0];
+  const shown = async (statements: WriteStatements) => {
+    const rows = await writeTransaction(db, [], (tx) => tx.$queryRawUnsafe<Record<string, unknown>[]>(`SHOW ${setting}`), statements);
+    return Object.values(rows[0]!)[0];
+  };
+  const [prisma, belowEngine] = [await shown("prisma"), await shown("below-engine")];
+  expect(belowEngine).toBe(prisma);
+  return prisma;
 }
 
 describe.skipIf(!POSTGRES)("write transaction isolation [postgresql]", () => {

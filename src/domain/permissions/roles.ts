@@ -1,7 +1,7 @@
 // Roles and checks: who may act on what. The rule (semantics.md): not allowed to see a resource or
 // its parent → its not-found code (existence is not leaked); allowed to see but not to act →
 // AUTH_FORBIDDEN. Each check throws that error and returns nothing when the actor may go on.
-import type { Db } from "../../db/client.js";
+import type { Db, Prisma } from "../../db/client.js";
 import type { Account, Environment, EnvironmentShare } from "../../db/generated/sqlite/client.js";
 import type { Actor } from "../actor.js";
 import { forbidden } from "../errors.js";
@@ -36,10 +36,29 @@ export function roleIn(actor: Actor, environment: EnvironmentOwnership & { share
 }
 
 /** What an access check reads with an environment: the actor's accepted share, and the owner for the write checks. */
-export const accessInclude = (actor: Actor) => ({
+const accessInclude = (actor: Actor) => ({
   shares: { where: acceptedSharesOf(actor.id) },
   owner: { select: { id: true, email: true, plan: true } },
 });
+
+/** An environment's columns, for reads that select rather than include (planned reads answer selections only). */
+export const ENVIRONMENT_COLUMNS = { id: true, ownerAccountId: true, name: true, versionCheck: true, createdAt: true } satisfies Prisma.EnvironmentSelect;
+
+/** The actor's accepted share, as accessInclude reads it, in a selection. */
+export const acceptedShareSelect = (actor: Actor) =>
+  ({
+    where: acceptedSharesOf(actor.id),
+    select: { accountId: true, role: true, acceptedAt: true },
+    orderBy: { accountId: "asc" },
+  }) satisfies Prisma.Environment$sharesArgs;
+
+/** accessInclude as a selection: the environment's columns, the actor's accepted share and the owner. */
+export const accessSelect = (actor: Actor) =>
+  ({
+    ...ENVIRONMENT_COLUMNS,
+    shares: acceptedShareSelect(actor),
+    owner: { select: { id: true, email: true, plan: true } },
+  }) satisfies Prisma.EnvironmentSelect;
 
 /** The environment row read with accessInclude and the actor's role in it, or ENVIRONMENT_NOT_FOUND when there is none or it may not see it. */
 export function accessTo<Row extends EnvironmentOwnership & { shares: ShareGrant[] }>(
