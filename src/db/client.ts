@@ -11,7 +11,7 @@ import { plannedReader, type PlannedReader } from "./planned-read-runner.js";
 import { planFindFirst, type PlannedModel } from "./planned-reads.js";
 import { withQueryTiming, type QueryObserver } from "./query-timing.js";
 import { withSqliteIsolation } from "./sqlite-isolation.js";
-import { beginStatementTransaction, type StatementTransaction } from "./statement-transaction.js";
+import { beginStatementTransaction, type StatementTransaction, type TransactionSource } from "./statement-transaction.js";
 
 /** The client type every module sees. Both generated clients share models and query API. */
 export type Database = SqliteClient;
@@ -149,8 +149,8 @@ export async function openDatabase(databaseUrl: string, options: DatabaseOptions
   const preparedStatements = (options.postgres ?? DEFAULT_POSTGRES_SETTINGS).preparedStatements;
   definitionTextReaders.set(client, definitionTextReader(reachable.access, pool && { pool, preparedStatements }, options.onQuery));
   plannedReaders.set(client, plannedReader(reachable.access, pool && { pool, preparedStatements }, options.onQuery, options.observeQuery));
-  const dialect = { postgres: provider === "postgresql" };
-  statementTransactionStarters.set(client, (maxWaitMs) => beginStatementTransaction(reachable.access.adapter(), dialect, maxWaitMs, options.onQuery));
+  const source: TransactionSource = pool ? { postgres: { pool, preparedStatements }, observe: options.observeQuery } : { access: reachable.access };
+  statementTransactionStarters.set(client, (maxWaitMs) => beginStatementTransaction(source, maxWaitMs, options.onQuery));
   if (pool) poolUsageReaders.set(client, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }));
   if (options.onQuery) {
     const onQuery = options.onQuery;

@@ -104,9 +104,7 @@ describeEachDatabase("write transactions below Prisma's engine", (provider) => {
     await expect(below((tx) => tx.grant.findMany())).rejects.toThrow(/findMany is not available in a write transaction below Prisma's engine/);
     await expect(below((tx) => tx.environment.update({ where: { id: "x" }, data: { name: "y" } }))).rejects.toThrow(/environment is not available/);
     await expect(below((tx) => tx.grant.create({ data: { environmentId: "x" } as never }))).rejects.toThrow(/releaseId must be given/);
-    await expect(below((tx) => tx.grant.updateMany({ where: { release: { name: "x" } }, data: { automatic: true } }))).rejects.toThrow(
-      /to-one relation/,
-    );
+    await expect(below((tx) => tx.grant.updateMany({ where: { release: { name: "x" } }, data: { automatic: true } }))).rejects.toThrow(/to-one relation/);
     expect(await db.grant.count()).toBe(before);
   });
 
