@@ -8,7 +8,7 @@ import { withAdapterAccess } from "./adapter-access.js";
 import { dataVersionReader, type DataVersionReader } from "./data-version.js";
 import { definitionTextReader, type DefinitionTextReader } from "./definition-texts.js";
 import { plannedReader, type PlannedReader } from "./planned-read-runner.js";
-import { planFindFirst, type PlannedModel } from "./planned-reads.js";
+import { planFindFirst, planFindMany, type PlannedModel } from "./planned-reads.js";
 import { withQueryTiming, type QueryObserver } from "./query-timing.js";
 import { withSqliteIsolation } from "./sqlite-isolation.js";
 import { beginStatementTransaction, type StatementTransaction, type TransactionSource } from "./statement-transaction.js";
@@ -89,6 +89,16 @@ export function findFirstPlanned<M extends PlannedModel>(db: Db, model: M, args:
   const planned = plannedReaders.get(db)?.(model, args) ?? (isTransactionClient(db) ? readInTransaction(db, model, args) : undefined);
   if (planned) return planned as Promise<PlannedRows[M] | null>;
   return (db[model] as unknown as { findFirst(args: FindFirstArgs): Promise<PlannedRows[M] | null> }).findFirst(args);
+}
+
+/**
+ * `db[model].findMany(args)`, in one statement below Prisma's engine inside a write transaction when
+ * its arguments are within what src/db/planned-reads.ts translates (an order is required), else Prisma's.
+ */
+export function findManyPlanned<M extends PlannedModel>(db: Db, model: M, args: Record<string, unknown>): Promise<PlannedRows[M][]> {
+  const plan = isTransactionClient(db) ? planFindMany({ postgres: providerOfClient(db) === "postgresql" }, model, args) : undefined;
+  if (plan) return db.$queryRawUnsafe<Array<{ rows: unknown }>>(plan.sql, ...plan.args).then((rows) => plan.decode(rows[0]?.rows) as PlannedRows[M][]);
+  return (db[model] as unknown as { findMany(args: Record<string, unknown>): Promise<PlannedRows[M][]> }).findMany(args);
 }
 
 function readInTransaction(tx: Db, model: PlannedModel, args: FindFirstArgs): Promise<Record<string, unknown> | null> | undefined {

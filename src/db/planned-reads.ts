@@ -65,6 +65,23 @@ export interface PlannedRead {
   decode(value: unknown): Plain | null;
 }
 
+/** A statement answering a list of rows, `rows`, as a JSON array (text, or on PostgreSQL as node-postgres parsed it). */
+export interface PlannedList {
+  sql: string;
+  args: unknown[];
+  decode(value: unknown): Plain[];
+}
+
+/** `findMany(args)` on `model` as one statement (select, where, orderBy and take; an order is required), or undefined. */
+export function planFindMany(dialect: Dialect, model: PlannedModel, args: Plain): PlannedList | undefined {
+  try {
+    return new Planner(dialect).findMany(models.get(MODEL_OF[model])!, args);
+  } catch (error) {
+    if (error instanceof Unplannable) return undefined;
+    throw error;
+  }
+}
+
 /** `findFirst(args)` on `model` as one statement, or undefined when its arguments are not translated here. */
 export function planFindFirst(dialect: Dialect, model: PlannedModel, args: Plain): PlannedRead | undefined {
   try {
@@ -119,6 +136,20 @@ export class Planner {
         if (value === null || value === undefined) return null;
         const row = (typeof value === "string" ? JSON.parse(value) : value) as Plain;
         return decodeRow(row, shape, postgres);
+      },
+    };
+  }
+
+  findMany(model: Model, args: Plain): PlannedList {
+    const alias = this.rowAlias();
+    const { aggregate, page, shape } = this.list(model, alias, args);
+    const postgres = this.dialect.postgres;
+    return {
+      sql: `SELECT ${postgres ? aggregate : `json(${aggregate})`} AS "rows" FROM ${page}`,
+      args: this.args,
+      decode: (value) => {
+        const rows = (typeof value === "string" ? JSON.parse(value) : (value ?? [])) as Plain[];
+        return rows.map((row) => decodeRow(row, shape, postgres));
       },
     };
   }
@@ -231,27 +262,35 @@ export class Planner {
     // Every relation of the schema refers to its target's single-column id (references: [id]).
     if (!model.id) unplannable(`${model.name}.${field.name}: no single-column id`);
     const inner = this.rowAlias();
-    for (const key of Object.keys(wanted)) if (!["select", "where", "orderBy", "take"].includes(key)) unplannable(`${model.name}.${field.name} ${key}`);
-    const backKey = foreignKeyTo(target, field);
-    const { sql: object, shape } = this.object(target, inner, wanted.select);
-    const conditions = [`${inner}."${backKey}" = ${alias}."${model.id}"`];
-    if (wanted.where !== undefined) conditions.push(this.where(target, inner, wanted.where));
+    const list = this.list(target, inner, wanted, `${inner}."${foreignKeyTo(target, field)}" = ${alias}."${model.id}"`);
+    return { sql: `(SELECT ${list.aggregate} FROM ${list.page})`, shape: list.shape };
+  }
+
+  /**
+   * The rows of `model` (as `alias`) that `args` (select, where, orderBy, take) asks for, and
+   * `condition`: the subquery `page` of their JSON objects, and the `aggregate` over it that makes
+   * them one JSON array, ordered as asked (SQLite: JSONB).
+   */
+  private list(model: Model, alias: string, args: Plain, condition?: string): { aggregate: string; page: string; shape: Shape } {
+    for (const key of Object.keys(args)) if (!["select", "where", "orderBy", "take"].includes(key)) unplannable(`${model.name} list ${key}`);
+    const { sql: object, shape } = this.object(model, alias, args.select);
+    const conditions = condition === undefined ? [] : [condition];
+    if (args.where !== undefined) conditions.push(this.where(model, alias, args.where));
     // Without an order the database picks one, and Prisma's statement may pick another.
-    if (wanted.orderBy === undefined) unplannable(`${model.name}.${field.name}: a list without an order`);
-    const order = this.orderBy(target, inner, wanted.orderBy);
+    if (args.orderBy === undefined) unplannable(`${model.name}: a list without an order`);
+    const order = this.orderBy(model, alias, args.orderBy);
     let limit = "";
-    if (wanted.take !== undefined) {
-      if (typeof wanted.take !== "number" || !Number.isInteger(wanted.take) || wanted.take < 0) unplannable("take");
-      limit = ` LIMIT ${this.parameter(wanted.take)}`;
+    if (args.take !== undefined) {
+      if (typeof args.take !== "number" || !Number.isInteger(args.take) || args.take < 0) unplannable("take");
+      limit = ` LIMIT ${this.parameter(args.take)}`;
     }
     // The sort keys are columns of the page, computed once per row, and order both the page and its array.
     const keys = order.map((key, index) => `${key.expression} AS "k${index}"`).join(", ");
     const byKeys = order.map((key, index) => `"k${index}" ${key.direction}`).join(", ");
-    const page = `SELECT ${object} AS "item", ${keys} FROM ${this.from(target, inner)} WHERE ${conditions.join(" AND ")} ORDER BY ${byKeys}${limit}`;
-    const sql = this.dialect.postgres
-      ? `(SELECT COALESCE(json_agg("item" ORDER BY ${byKeys}), '[]'::json) FROM (${page}) AS "page")`
-      : `(SELECT jsonb_group_array("item" ORDER BY ${byKeys}) FROM (${page}))`;
-    return { sql, shape };
+    const where = conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`;
+    const page = `(SELECT ${object} AS "item", ${keys} FROM ${this.from(model, alias)}${where} ORDER BY ${byKeys}${limit}) AS "page"`;
+    const aggregate = this.dialect.postgres ? `COALESCE(json_agg("item" ORDER BY ${byKeys}), '[]'::json)` : `jsonb_group_array("item" ORDER BY ${byKeys})`;
+    return { aggregate, page, shape };
   }
 
   /** Prisma's list form of orderBy: each entry one scalar, or one scalar of a to-one relation. */

@@ -1,7 +1,7 @@
 // The grant reconciliation part of validate/apply: creations and deletions are checked against
 // the database as it is plus the publications planned in the same body, so that validate answers
 // exactly what apply would do, and apply can check everything before it changes anything.
-import type { Db } from "../db/client.js";
+import { findFirstPlanned, findManyPlanned, type Db, type Prisma } from "../db/client.js";
 import type { Environment, Grant } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
@@ -14,7 +14,7 @@ import {
   type ReleaseSelector,
   type ReleaseSelectorInput,
 } from "./grant-release-selector.js";
-import { ACTIVE_GRANT_COUNT, assertGrantableIn, grantRelease, type GrantFlags } from "./grants.js";
+import { ACTIVE_GRANT_COUNT, assertGrantableIn, GRANT_COLUMNS, grantRelease, type GrantFlags } from "./grants.js";
 import { ACTIVE_GRANT_WHERE, GRANTABLE_RELEASE_WHERE, grantNotFound, requireDeployer, type EnvironmentAccess } from "./permissions/index.js";
 import { limitsOf } from "./plans.js";
 import { publishesOrSupersedes, type PlannedPublication } from "./publication-plan.js";
@@ -84,7 +84,12 @@ export async function executeCreations(
   const resolved = resolvedReleaseIds(creations);
   const rowOf = new Map<string, Grant | null>(resolved.map((id) => [id, null]));
   if (resolved.length > 0) {
-    for (const row of await db.grant.findMany({ where: { environmentId: environment.id, releaseId: { in: resolved } } })) rowOf.set(row.releaseId, row);
+    const rows = await findManyPlanned(db, "grant", {
+      where: { environmentId: environment.id, releaseId: { in: resolved } },
+      select: GRANT_COLUMNS,
+      orderBy: { id: "asc" },
+    });
+    for (const row of rows) rowOf.set(row.releaseId, row);
   }
   for (const creation of creations) {
     // A coordinate this body publishes or supersedes is resolved now, to the new release (which a
@@ -109,7 +114,11 @@ const resolvedReleaseIds = (creations: readonly ResolvedCreation[]) =>
 async function releasesById(db: Db, selectors: readonly ReleaseSelector[]): Promise<Map<string, GrantedRelease>> {
   const ids = selectors.flatMap((selector) => (selector.type === "ById" ? [selector.releaseId] : []));
   if (ids.length === 0) return new Map();
-  const releases = await db.toolRelease.findMany({ where: { id: { in: [...new Set(ids)] }, ...GRANTABLE_RELEASE_WHERE }, select: GRANTED_RELEASE_COLUMNS });
+  const releases = (await findManyPlanned(db, "toolRelease", {
+    where: { id: { in: [...new Set(ids)] }, ...GRANTABLE_RELEASE_WHERE },
+    select: GRANTED_RELEASE_COLUMNS,
+    orderBy: { id: "asc" },
+  })) as GrantedRelease[];
   return new Map(releases.map((release) => [release.id, release]));
 }
 
@@ -163,13 +172,14 @@ async function assertGrantCapacity(db: Db, environment: Environment, plan: strin
   if (limit === null || creations.length === 0) return;
   const existingIds = resolvedReleaseIds(creations);
   // The environment's active grant count and its active grants of these releases, in one read.
-  const counted = await db.environment.findUniqueOrThrow({
-    where: { id: environment.id },
-    select: {
-      _count: ACTIVE_GRANT_COUNT,
-      grants: { where: { releaseId: { in: existingIds }, lifecycle: "active" }, select: { releaseId: true } },
-    },
-  });
+  const select = {
+    _count: ACTIVE_GRANT_COUNT,
+    grants: { where: { releaseId: { in: existingIds }, lifecycle: "active" }, select: { releaseId: true }, orderBy: { releaseId: "asc" } },
+  } satisfies Prisma.EnvironmentSelect;
+  const counted = (await findFirstPlanned(db, "environment", { where: { id: environment.id }, select })) as Prisma.EnvironmentGetPayload<{
+    select: typeof select;
+  }> | null;
+  if (!counted) throw new Error(`environment ${environment.id} vanished under its lock`);
   const alreadyActive = new Set(counted.grants.map((grant) => grant.releaseId));
   const added = new Set(
     creations
@@ -188,7 +198,11 @@ async function assertGrantCapacity(db: Db, environment: Environment, plan: strin
 /** The active grants of the environment among `ids`, by id, in one statement. */
 async function activeGrantsById(db: Db, environment: Environment, ids: readonly string[]): Promise<Map<string, Grant>> {
   if (ids.length === 0) return new Map();
-  const grants = await db.grant.findMany({ where: { id: { in: [...ids] }, environmentId: environment.id, ...ACTIVE_GRANT_WHERE } });
+  const grants = await findManyPlanned(db, "grant", {
+    where: { id: { in: [...ids] }, environmentId: environment.id, ...ACTIVE_GRANT_WHERE },
+    select: GRANT_COLUMNS,
+    orderBy: { id: "asc" },
+  });
   return new Map(grants.map((grant) => [grant.id, grant]));
 }
 

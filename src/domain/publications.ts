@@ -52,28 +52,35 @@ export async function applyChanges(db: Database, actor: Actor, environmentId: st
   requireDeployer(access);
   const { owner, publications } = checkRequest(access, changes);
   const locks = [writeLock.account(access.environment.ownerAccountId), writeLock.environment(environmentId)];
-  return writeTransaction(db, locks, async (tx) => {
-    // The plan is made inside the transaction, on the state the changes commit against.
-    const plan = await planPublications(tx, access.environment, publications);
-    assertNoConflict(plan);
-    assertSourcesPresent(plan.filter(publishesOrSupersedes).map((planned) => planned.publication));
-    const { creations, deletions } = await checkConsequences(tx, access, owner, plan, changes.grantReconciliation);
+  // An apply that publishes nothing makes only the calls a transaction below Prisma's engine answers.
+  const statements = publications.length === 0 ? "below-engine" : "prisma";
+  return writeTransaction(
+    db,
+    locks,
+    async (tx) => {
+      // The plan is made inside the transaction, on the state the changes commit against.
+      const plan = await planPublications(tx, access.environment, publications);
+      assertNoConflict(plan);
+      assertSourcesPresent(plan.filter(publishesOrSupersedes).map((planned) => planned.publication));
+      const { creations, deletions } = await checkConsequences(tx, access, owner, plan, changes.grantReconciliation);
 
-    const published = await executePublications(tx, actor, access.environment, plan);
-    const created = await executeCreations(tx, actor, access.environment, creations);
-    await deleteCheckedGrants(tx, actor, access.environment, deletions);
+      const published = await executePublications(tx, actor, access.environment, plan);
+      const created = await executeCreations(tx, actor, access.environment, creations);
+      await deleteCheckedGrants(tx, actor, access.environment, deletions);
 
-    const deletedGrantIds = deletions.map((grant) => grant.id);
-    return {
-      publicationPlan: plan.map((planned) => planned.entry),
-      releases: published.releases,
-      grants:
-        published.movedGrantIds.length === 0
-          ? onceEach(created).filter((grant) => !deletedGrantIds.includes(grant.id))
-          : await changedGrants(tx, access.environment.id, [...published.movedGrantIds, ...created.map((grant) => grant.id)], deletedGrantIds),
-      deletedGrantIds,
-    };
-  });
+      const deletedGrantIds = deletions.map((grant) => grant.id);
+      return {
+        publicationPlan: plan.map((planned) => planned.entry),
+        releases: published.releases,
+        grants:
+          published.movedGrantIds.length === 0
+            ? onceEach(created).filter((grant) => !deletedGrantIds.includes(grant.id))
+            : await changedGrants(tx, access.environment.id, [...published.movedGrantIds, ...created.map((grant) => grant.id)], deletedGrantIds),
+        deletedGrantIds,
+      };
+    },
+    statements,
+  );
 }
 
 /** The checks that need nothing but the body and the owner's plan (400, 422). */

@@ -5,14 +5,15 @@
 // Arguments outside the translated subset are left to Prisma.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { seedTenants, type TenantsSeed } from "../../bench/tenants-dataset.js";
-import { findFirstPlanned, openDatabase, plannedReaderOf, type Database } from "../../src/db/client.js";
+import { findFirstPlanned, findManyPlanned, openDatabase, plannedReaderOf, type Database } from "../../src/db/client.js";
 import type { Account } from "../../src/db/generated/sqlite/client.js";
-import { planFindFirst, type PlannedModel } from "../../src/db/planned-reads.js";
+import { planFindFirst, planFindMany, type PlannedModel } from "../../src/db/planned-reads.js";
 import { findEnvironment } from "../../src/domain/environments.js";
 import { findGrant, GRANT_LIST_ORDER } from "../../src/domain/grants.js";
 import { environmentGrantsWhere } from "../../src/domain/permissions/index.js";
 import { findRelease } from "../../src/domain/releases.js";
 import { tokenLookupIn } from "../../src/domain/tokens.js";
+import { writeTransaction } from "../../src/domain/write-transaction.js";
 import { ListOrder } from "../../src/graphql/list-cursors.js";
 import { createMigratedDatabase, describeEachDatabase } from "../helpers/service.js";
 
@@ -246,6 +247,30 @@ describeEachDatabase("planned reads", (provider) => {
       }
     }
     expect(found).toBe(seed.accounts.length * 2 * counts.length);
+  });
+
+  it("answer lists as Prisma does inside write transactions, both kinds, and leave lists without an order to Prisma", async () => {
+    const environmentIds = seed.accounts.flatMap((account) => account.environmentIds);
+    const lists: Array<{ model: PlannedModel; args: Map }> = [
+      {
+        model: "grant",
+        args: { where: { environmentId: { in: environmentIds } }, select: { id: true, lifecycle: true, createdAt: true }, orderBy: GRANT_LIST_ORDER },
+      },
+      { model: "grant", args: { where: { lifecycle: "active" }, select: { id: true, release: { select: { name: true } } }, orderBy: { id: "desc" }, take: 3 } },
+      {
+        model: "toolRelease",
+        args: { where: { id: { in: seed.keys.grants.map((grant) => grant.releaseId) } }, select: { id: true, immutable: true }, orderBy: { id: "asc" } },
+      },
+      { model: "grant", args: { where: { id: MISSING_ID }, select: { id: true }, orderBy: { id: "asc" } } },
+    ];
+    for (const { model, args } of lists) {
+      const prisma = await (db[model] as unknown as { findMany(args: Map): Promise<unknown[]> }).findMany(args);
+      expect(planFindMany({ postgres: provider === "postgresql" }, model, args), JSON.stringify(args)).toBeDefined();
+      for (const statements of ["prisma", "below-engine"] as const) {
+        expect(await writeTransaction(db, [], (tx) => findManyPlanned(tx, model, args), statements), JSON.stringify(args)).toEqual(prisma);
+      }
+    }
+    expect(planFindMany({ postgres: provider === "postgresql" }, "grant", { select: { id: true } })).toBeUndefined();
   });
 
   it("join a grant's release once, however many times its selection, order and filter read it", () => {
