@@ -1,7 +1,7 @@
 // Roles and checks: who may act on what. The rule (semantics.md): not allowed to see a resource or
 // its parent → its not-found code (existence is not leaked); allowed to see but not to act →
 // AUTH_FORBIDDEN. Each check throws that error and returns nothing when the actor may go on.
-import type { Db, Prisma } from "../../db/client.js";
+import { findFirstPlanned, type Db, type Prisma } from "../../db/client.js";
 import type { Account, Environment, EnvironmentShare } from "../../db/generated/sqlite/client.js";
 import type { Actor } from "../actor.js";
 import { forbidden } from "../errors.js";
@@ -35,16 +35,10 @@ export function roleIn(actor: Actor, environment: EnvironmentOwnership & { share
   return share.role === "deployer" ? "deployer" : "viewer";
 }
 
-/** What an access check reads with an environment: the actor's accepted share, and the owner for the write checks. */
-const accessInclude = (actor: Actor) => ({
-  shares: { where: acceptedSharesOf(actor.id) },
-  owner: { select: { id: true, email: true, plan: true } },
-});
-
 /** An environment's columns, for reads that select rather than include (planned reads answer selections only). */
 export const ENVIRONMENT_COLUMNS = { id: true, ownerAccountId: true, name: true, versionCheck: true, createdAt: true } satisfies Prisma.EnvironmentSelect;
 
-/** The actor's accepted share, as accessInclude reads it, in a selection. */
+/** The actor's accepted share: what deciding its role needs of an environment's shares. */
 export const acceptedShareSelect = (actor: Actor) =>
   ({
     where: acceptedSharesOf(actor.id),
@@ -52,7 +46,7 @@ export const acceptedShareSelect = (actor: Actor) =>
     orderBy: { accountId: "asc" },
   }) satisfies Prisma.Environment$sharesArgs;
 
-/** accessInclude as a selection: the environment's columns, the actor's accepted share and the owner. */
+/** What an access check reads with an environment: its columns, the actor's accepted share, and the owner for the write checks. */
 export const accessSelect = (actor: Actor) =>
   ({
     ...ENVIRONMENT_COLUMNS,
@@ -60,7 +54,7 @@ export const accessSelect = (actor: Actor) =>
     owner: { select: { id: true, email: true, plan: true } },
   }) satisfies Prisma.EnvironmentSelect;
 
-/** The environment row read with accessInclude and the actor's role in it, or ENVIRONMENT_NOT_FOUND when there is none or it may not see it. */
+/** The environment row read with accessSelect and the actor's role in it, or ENVIRONMENT_NOT_FOUND when there is none or it may not see it. */
 export function accessTo<Row extends EnvironmentOwnership & { shares: ShareGrant[] }>(
   actor: Actor,
   environmentId: string,
@@ -73,7 +67,11 @@ export function accessTo<Row extends EnvironmentOwnership & { shares: ShareGrant
 
 /** Loads an environment the actor can see, or throws ENVIRONMENT_NOT_FOUND. */
 export async function environmentAccess(db: Db, actor: Actor, environmentId: string): Promise<EnvironmentAccess> {
-  return accessTo(actor, environmentId, await db.environment.findUnique({ where: { id: environmentId }, include: accessInclude(actor) }));
+  const select = accessSelect(actor);
+  const row = (await findFirstPlanned(db, "environment", { where: { id: environmentId }, select })) as Prisma.EnvironmentGetPayload<{
+    select: typeof select;
+  }> | null;
+  return accessTo(actor, environmentId, row);
 }
 
 /** The ids of those of `actors` who may see the environment: one lookup of it (with those accounts' shares), however many they are. */
