@@ -282,7 +282,10 @@ export class Planner {
     let limit = "";
     if (args.take !== undefined) {
       if (typeof args.take !== "number" || !Number.isInteger(args.take) || args.take < 0) unplannable("take");
-      limit = ` LIMIT ${this.parameter(args.take)}`;
+      // SQLite runs a list subquery whose LIMIT is a bound parameter several times slower than one
+      // whose LIMIT is written out (an environment with its one grant of a release: 100 → 12 µs);
+      // the count is a checked integer, so it is written out there.
+      limit = this.dialect.postgres ? ` LIMIT ${this.parameter(args.take)}` : ` LIMIT ${args.take}`;
     }
     // The sort keys are columns of the page, computed once per row, and order both the page and its array.
     const keys = order.map((key, index) => `${key.expression} AS "k${index}"`).join(", ");
