@@ -109,11 +109,12 @@ export async function beginStatementTransaction(source: TransactionSource, maxWa
 async function poolTransaction({ pool, preparedStatements }: PostgresPool, maxWaitMs: number, observe?: QueryObserver): Promise<Connection> {
   const connection = await withinWait(pool.connect(), maxWaitMs, (late) => late.release());
   const send = (sql: string, args: readonly unknown[]) => {
-    const name = preparedStatements ? statementNameOf({ sql, args }) : undefined;
+    // BEGIN, COMMIT and ROLLBACK (no arguments) go as simple queries: one message, nothing to prepare.
+    const name = preparedStatements && args.length > 0 ? statementNameOf({ sql, args }) : undefined;
     // A timestamp column takes the UTC time of ISO text and ignores its zone, as Prisma's adapter
     // writes it; node-postgres would send a Date in the process's own time zone.
     const values = args.map((arg) => (arg instanceof Date ? arg.toISOString() : arg));
-    const run = () => connection.query({ ...(name ? { name } : {}), text: sql, values });
+    const run = () => (args.length === 0 ? connection.query(sql) : connection.query({ ...(name ? { name } : {}), text: sql, values }));
     return observe ? timed(sql, run, observe) : run();
   };
   try {
