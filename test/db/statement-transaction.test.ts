@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { seedTenants, type TenantsSeed } from "../../bench/tenants-dataset.js";
 import { beginStatementTransactionOn, findFirstPlanned, openDatabase, type Database, type Db } from "../../src/db/client.js";
+import { DEFAULT_POSTGRES_SETTINGS } from "../../src/db/connection.js";
 import { isDatabaseUnavailable } from "../../src/db/unavailable.js";
 import { TransactionWaitTimeout } from "../../src/db/statement-transaction.js";
 import { GRANT_COLUMNS } from "../../src/domain/grants.js";
@@ -16,11 +17,13 @@ describeEachDatabase("write transactions below Prisma's engine", (provider) => {
   let db: Database;
   let drop: () => Promise<void>;
   let seed: TenantsSeed;
+  let databaseUrl: string;
   const statements: string[] = [];
 
   beforeAll(async () => {
     const scratch = await createMigratedDatabase(provider);
     drop = scratch.drop;
+    databaseUrl = scratch.url;
     db = await openDatabase(scratch.url, { onQuery: (sql) => statements.push(sql) });
     seed = await seedTenants(db, { accounts: 2, environmentsPerAccount: 1, releasesPerAccount: 8, grantsPerEnvironment: 1 });
   }, 60_000);
@@ -106,6 +109,33 @@ describeEachDatabase("write transactions below Prisma's engine", (provider) => {
     await expect(below((tx) => tx.grant.create({ data: { environmentId: "x" } as never }))).rejects.toThrow(/releaseId must be given/);
     await expect(below((tx) => tx.grant.updateMany({ where: { release: { name: "x" } }, data: { automatic: true } }))).rejects.toThrow(/to-one relation/);
     expect(await db.grant.count()).toBe(before);
+  });
+
+  it.runIf(provider === "postgresql")("names its statements as Prisma's are, and sends them unnamed when prepared statements are off (PgBouncer)", async () => {
+    const preparedOn = async (database: Database) => {
+      const data = await newGrant();
+      return writeTransaction(
+        database,
+        [],
+        async (tx) => {
+          await tx.grant.create({ data });
+          const [row] = await tx.$queryRawUnsafe<Array<{ named: number }>>(
+            `SELECT count(*)::int AS "named" FROM pg_prepared_statements WHERE "name" LIKE 'toolgate\\_%'`,
+          );
+          throw Object.assign(new Error("rolled back on purpose"), { named: row!.named });
+        },
+        "below-engine",
+      ).catch((error: { named?: number }) => error.named);
+    };
+    expect(await preparedOn(db)).toBeGreaterThan(0);
+    const unprepared = await openDatabase(databaseUrl, {
+      postgres: { ...DEFAULT_POSTGRES_SETTINGS, preparedStatements: false },
+    });
+    try {
+      expect(await preparedOn(unprepared)).toBe(0);
+    } finally {
+      await unprepared.$disconnect();
+    }
   });
 
   it.runIf(provider === "sqlite")("gives up waiting for the gate after its wait, as a 503, and ends the transaction it was given late", async () => {
