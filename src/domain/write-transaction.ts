@@ -47,7 +47,7 @@ export class LostRace extends Error {
 /**
  * How a write transaction sends its statements: through Prisma's transaction client, or below
  * Prisma's engine (src/db/statement-transaction.ts) for units of work that make only the calls
- * that client answers (a grant's creation and deletion).
+ * that client answers (a grant's creation and deletion, an apply that publishes nothing).
  */
 export type WriteStatements = "prisma" | "below-engine";
 
