@@ -74,18 +74,17 @@ export interface PlannedList {
 
 /** `findMany(args)` on `model` as one statement (select, where, orderBy and take; an order is required), or undefined. */
 export function planFindMany(dialect: Dialect, model: PlannedModel, args: Plain): PlannedList | undefined {
-  try {
-    return new Planner(dialect).findMany(models.get(MODEL_OF[model])!, args);
-  } catch (error) {
-    if (error instanceof Unplannable) return undefined;
-    throw error;
-  }
+  return unlessUnplannable(() => new Planner(dialect).findMany(models.get(MODEL_OF[model])!, args));
 }
 
 /** `findFirst(args)` on `model` as one statement, or undefined when its arguments are not translated here. */
 export function planFindFirst(dialect: Dialect, model: PlannedModel, args: Plain): PlannedRead | undefined {
+  return unlessUnplannable(() => new Planner(dialect).findFirst(models.get(MODEL_OF[model])!, args));
+}
+
+function unlessUnplannable<T>(plan: () => T): T | undefined {
   try {
-    return new Planner(dialect).findFirst(models.get(MODEL_OF[model])!, args);
+    return plan();
   } catch (error) {
     if (error instanceof Unplannable) return undefined;
     throw error;
