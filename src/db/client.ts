@@ -86,25 +86,75 @@ export function plannedReaderOf(db: Db): PlannedReader {
  * writes and what its locks protect.
  */
 export function findFirstPlanned<M extends PlannedModel>(db: Db, model: M, args: FindFirstArgs): Promise<PlannedRows[M] | null> {
-  const planned = plannedReaders.get(db)?.(model, args) ?? (isTransactionClient(db) ? readInTransaction(db, model, args) : undefined);
+  const planned = plannedReaders.get(db)?.(model, args) ?? planInTransaction(db, model, args);
   if (planned) return planned as Promise<PlannedRows[M] | null>;
   return (db[model] as unknown as { findFirst(args: FindFirstArgs): Promise<PlannedRows[M] | null> }).findFirst(args);
+}
+
+function planInTransaction(db: Db, model: PlannedModel, args: FindFirstArgs): Promise<unknown> | undefined {
+  const plan = isTransactionClient(db) ? planFindFirst(dialectOf(db), model, args) : undefined;
+  return plan && readInTransaction(db, plan, "row");
 }
 
 /**
  * `db[model].findMany(args)`, in one statement below Prisma's engine inside a write transaction when
  * its arguments are within what src/db/planned-reads.ts translates (an order is required), else Prisma's.
  */
-export function findManyPlanned<M extends PlannedModel>(db: Db, model: M, args: Record<string, unknown>): Promise<PlannedRows[M][]> {
-  const plan = isTransactionClient(db) ? planFindMany({ postgres: providerOfClient(db) === "postgresql" }, model, args) : undefined;
-  if (plan) return db.$queryRawUnsafe<Array<{ rows: unknown }>>(plan.sql, ...plan.args).then((rows) => plan.decode(rows[0]?.rows) as PlannedRows[M][]);
-  return (db[model] as unknown as { findMany(args: Record<string, unknown>): Promise<PlannedRows[M][]> }).findMany(args);
+export function findManyPlanned<M extends PlannedModel, S extends Selections[M]>(
+  db: Db,
+  model: M,
+  args: { where: Filters[M]; select: S; orderBy: unknown; take?: number },
+): Promise<Selected<M, S>[]> {
+  const plan = isTransactionClient(db) ? planFindMany(dialectOf(db), model, args) : undefined;
+  if (plan) return readInTransaction(db, plan, "rows") as Promise<Selected<M, S>[]>;
+  return (db[model] as unknown as { findMany(args: object): Promise<Selected<M, S>[]> }).findMany(args);
 }
 
-function readInTransaction(tx: Db, model: PlannedModel, args: FindFirstArgs): Promise<Record<string, unknown> | null> | undefined {
-  const plan = planFindFirst({ postgres: providerOfClient(tx) === "postgresql" }, model, args);
-  if (!plan) return undefined;
-  return tx.$queryRawUnsafe<Array<{ row: unknown }>>(plan.sql, ...plan.args).then((rows) => plan.decode(rows[0]?.row));
+/** `findFirstPlanned` of a `select`, answered as Prisma types that selection's row. */
+export function findFirstSelected<M extends PlannedModel, S extends Selections[M]>(
+  db: Db,
+  model: M,
+  where: Filters[M],
+  select: S,
+): Promise<Selected<M, S> | null> {
+  return findFirstPlanned(db, model, { where, select }) as Promise<Selected<M, S> | null>;
+}
+
+interface Selections {
+  apiToken: PrismaNamespace.ApiTokenSelect;
+  grant: PrismaNamespace.GrantSelect;
+  environment: PrismaNamespace.EnvironmentSelect;
+  toolRelease: PrismaNamespace.ToolReleaseSelect;
+}
+
+interface Filters {
+  apiToken: PrismaNamespace.ApiTokenWhereInput;
+  grant: PrismaNamespace.GrantWhereInput;
+  environment: PrismaNamespace.EnvironmentWhereInput;
+  toolRelease: PrismaNamespace.ToolReleaseWhereInput;
+}
+
+/** The row `select` answers on `model`. */
+type Selected<M extends PlannedModel, S> = M extends "grant"
+  ? S extends PrismaNamespace.GrantSelect
+    ? PrismaNamespace.GrantGetPayload<{ select: S }>
+    : never
+  : M extends "environment"
+    ? S extends PrismaNamespace.EnvironmentSelect
+      ? PrismaNamespace.EnvironmentGetPayload<{ select: S }>
+      : never
+    : M extends "toolRelease"
+      ? S extends PrismaNamespace.ToolReleaseSelect
+        ? PrismaNamespace.ToolReleaseGetPayload<{ select: S }>
+        : never
+      : S extends PrismaNamespace.ApiTokenSelect
+        ? PrismaNamespace.ApiTokenGetPayload<{ select: S }>
+        : never;
+
+const dialectOf = (db: Db) => ({ postgres: providerOfClient(db) === "postgresql" });
+
+function readInTransaction(tx: Db, plan: { sql: string; args: unknown[]; decode(value: unknown): unknown }, column: "row" | "rows"): Promise<unknown> {
+  return tx.$queryRawUnsafe<Array<Record<string, unknown>>>(plan.sql, ...plan.args).then((rows) => plan.decode(rows[0]?.[column]));
 }
 
 interface PlannedRows {

@@ -41,7 +41,7 @@ const models = new Map<string, Model>(
 
 /** Scalar types whose JSON form maps back to Prisma's value without loss. */
 const SCALAR_TYPES = new Set(["String", "Int", "Boolean", "DateTime"]);
-export const MODEL_OF: Record<PlannedModel, string> = { grant: "Grant", environment: "Environment", toolRelease: "ToolRelease", apiToken: "ApiToken" };
+const MODEL_OF: Record<PlannedModel, string> = { grant: "Grant", environment: "Environment", toolRelease: "ToolRelease", apiToken: "ApiToken" };
 
 const MAX_OBJECT_MEMBERS = 50;
 const COMPARISONS: Record<string, string> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };
@@ -74,12 +74,12 @@ export interface PlannedList {
 
 /** `findMany(args)` on `model` as one statement (select, where, orderBy and take; an order is required), or undefined. */
 export function planFindMany(dialect: Dialect, model: PlannedModel, args: Plain): PlannedList | undefined {
-  return unlessUnplannable(() => new Planner(dialect).findMany(models.get(MODEL_OF[model])!, args));
+  return unlessUnplannable(() => new Planner(dialect).findMany(modelOf(model), args));
 }
 
 /** `findFirst(args)` on `model` as one statement, or undefined when its arguments are not translated here. */
 export function planFindFirst(dialect: Dialect, model: PlannedModel, args: Plain): PlannedRead | undefined {
-  return unlessUnplannable(() => new Planner(dialect).findFirst(models.get(MODEL_OF[model])!, args));
+  return unlessUnplannable(() => new Planner(dialect).findFirst(modelOf(model), args));
 }
 
 function unlessUnplannable<T>(plan: () => T): T | undefined {
@@ -108,9 +108,9 @@ interface FromScope {
   joined: Map<string, string>;
 }
 
-/** The model `name` of the datamodel. */
-export function modelNamed(name: string): Model {
-  return models.get(name) ?? unplannable(name);
+/** The datamodel's model behind `model`. */
+export function modelOf(model: PlannedModel): Model {
+  return models.get(MODEL_OF[model])!;
 }
 
 export class Planner {

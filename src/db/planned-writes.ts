@@ -6,7 +6,7 @@
 // it stores Prisma's. Arguments outside this subset throw: such a transaction has no Prisma to fall
 // back on, and the domain calls only what is translated here.
 import { uuidv7 } from "uuidv7";
-import { decodeRow, modelNamed, MODEL_OF, Planner, Unplannable, type Dialect, type Field, type Model, type PlannedModel, type Shape } from "./planned-reads.js";
+import { decodeRow, modelOf, Planner, Unplannable, type Dialect, type Field, type Model, type PlannedModel, type Shape } from "./planned-reads.js";
 
 type Plain = Record<string, unknown>;
 
@@ -17,7 +17,7 @@ export interface PlannedWrite {
 
 /** An INSERT of one row and the row as Prisma's `create` answers it (its columns in the model's order). */
 export function planCreate(dialect: Dialect, model: PlannedModel, data: Plain): PlannedWrite & { row: Plain } {
-  const target = modelNamed(MODEL_OF[model]);
+  const target = modelOf(model);
   const columns = scalarFields(target);
   for (const name of Object.keys(data)) if (!columns.some((field) => field.name === name)) refuse(`${target.name}.create: ${name}`);
   const row: Plain = {};
@@ -47,7 +47,7 @@ export function planUpdate(
   data: Plain,
   returning = false,
 ): PlannedWrite & { decode(value: unknown): Plain } {
-  const target = modelNamed(MODEL_OF[model]);
+  const target = modelOf(model);
   const planner = new Planner(dialect);
   const table = planner.rowAlias(`"${target.name}"`);
   const assignments = Object.entries(data)

@@ -1,7 +1,7 @@
 // The grant reconciliation part of validate/apply: creations and deletions are checked against
 // the database as it is plus the publications planned in the same body, so that validate answers
 // exactly what apply would do, and apply can check everything before it changes anything.
-import { findFirstPlanned, findManyPlanned, type Db, type Prisma } from "../db/client.js";
+import { findFirstSelected, findManyPlanned, type Db, type Prisma } from "../db/client.js";
 import type { Environment, Grant } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
 import { DomainError, forbidden, invalidRequest, limitExceeded } from "./errors.js";
@@ -114,11 +114,11 @@ const resolvedReleaseIds = (creations: readonly ResolvedCreation[]) =>
 async function releasesById(db: Db, selectors: readonly ReleaseSelector[]): Promise<Map<string, GrantedRelease>> {
   const ids = selectors.flatMap((selector) => (selector.type === "ById" ? [selector.releaseId] : []));
   if (ids.length === 0) return new Map();
-  const releases = (await findManyPlanned(db, "toolRelease", {
+  const releases = await findManyPlanned(db, "toolRelease", {
     where: { id: { in: [...new Set(ids)] }, ...GRANTABLE_RELEASE_WHERE },
     select: GRANTED_RELEASE_COLUMNS,
     orderBy: { id: "asc" },
-  })) as GrantedRelease[];
+  });
   return new Map(releases.map((release) => [release.id, release]));
 }
 
@@ -176,9 +176,7 @@ async function assertGrantCapacity(db: Db, environment: Environment, plan: strin
     _count: ACTIVE_GRANT_COUNT,
     grants: { where: { releaseId: { in: existingIds }, lifecycle: "active" }, select: { releaseId: true }, orderBy: { releaseId: "asc" } },
   } satisfies Prisma.EnvironmentSelect;
-  const counted = (await findFirstPlanned(db, "environment", { where: { id: environment.id }, select })) as Prisma.EnvironmentGetPayload<{
-    select: typeof select;
-  }> | null;
+  const counted = await findFirstSelected(db, "environment", { id: environment.id }, select);
   if (!counted) throw new Error(`environment ${environment.id} vanished under its lock`);
   const alreadyActive = new Set(counted.grants.map((grant) => grant.releaseId));
   const added = new Set(

@@ -1,7 +1,7 @@
 // Release selectors: how a grant creation names the release it grants (semantics.md "Grants").
 // `ById` accepts published and superseded releases; `ByCoordinates` (owner e-mail, name, version)
 // names the current, published release at that coordinate.
-import { findFirstPlanned, type Db, type Prisma } from "../db/client.js";
+import { findFirstSelected, type Db, type Prisma } from "../db/client.js";
 import { holdsNul } from "../db/text.js";
 import { invalidRequest } from "./errors.js";
 import { GRANTABLE_RELEASE_WHERE } from "./permissions/index.js";
@@ -104,8 +104,7 @@ export async function findSelectedRelease(db: Db, selector: ReleaseSelector): Pr
   });
 }
 
-const findGrantedRelease = (db: Db, where: Prisma.ToolReleaseWhereInput) =>
-  findFirstPlanned(db, "toolRelease", { select: GRANTED_RELEASE_COLUMNS, where }) as Promise<GrantedRelease | null>;
+const findGrantedRelease = (db: Db, where: Prisma.ToolReleaseWhereInput) => findFirstSelected(db, "toolRelease", where, GRANTED_RELEASE_COLUMNS);
 
 /** REFERENCED_TOOL_RELEASE_NOT_FOUND for what the selector names. */
 export const selectedReleaseNotFound = (selector: ReleaseSelector) => referencedReleaseNotFound(describeSelector(selector));

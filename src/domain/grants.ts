@@ -2,7 +2,7 @@
 // row per (environment, release); create is idempotent and an automatic request never takes over
 // a manual grant. Lifecycle changes are conditional updates, so of two racing requests exactly one
 // wins and the other gets the answer it would get had it arrived second.
-import { findFirstPlanned, type Db, type Prisma } from "../db/client.js";
+import { findFirstSelected, type Db, type Prisma } from "../db/client.js";
 import { concurrentUpdate, LostRace, takeLocks, writeLock, writeTransaction } from "./write-transaction.js";
 import type { Account, Environment, Grant } from "../db/generated/sqlite/client.js";
 import type { Actor } from "./actor.js";
@@ -133,13 +133,10 @@ async function environmentForGrant(
     grants: { where: { releaseId }, select: GRANT_COLUMNS, orderBy: { id: "asc" }, take: releaseId === undefined ? 0 : 1 },
     _count: ACTIVE_GRANT_COUNT,
   } satisfies Prisma.EnvironmentSelect;
-  const row = (await findFirstPlanned(db, "environment", { where: { id: environmentId }, select })) as Prisma.EnvironmentGetPayload<{
-    select: typeof select;
-  }> | null;
   const {
     environment: { grants, _count, ...environment },
     role,
-  } = accessTo(actor, environmentId, row);
+  } = accessTo(actor, environmentId, await findFirstSelected(db, "environment", { id: environmentId }, select));
   return { access: { environment, role }, grantState: { existing: grants[0] ?? null, activeGrants: _count.grants } };
 }
 
@@ -250,10 +247,7 @@ const deletionSelect = (actor: Actor) =>
 // No lock: deleting frees capacity, and the conditional update settles races on the row itself.
 async function softDeleteGrant(db: Db, actor: Actor, grantId: string, automatic: boolean): Promise<Grant> {
   for (let attempt = 1; attempt <= ATTEMPTS_AFTER_LOST_RACE; attempt += 1) {
-    const grant = (await findFirstPlanned(db, "grant", {
-      where: { id: grantId, ...visibleActiveGrantWhere(actor) },
-      select: deletionSelect(actor),
-    })) as Prisma.GrantGetPayload<{ select: ReturnType<typeof deletionSelect> }> | null;
+    const grant = await findFirstSelected(db, "grant", { id: grantId, ...visibleActiveGrantWhere(actor) }, deletionSelect(actor));
     if (!grant) throw grantNotFound(grantId);
     requireUserManageable(actor, grant);
     if (automatic && !grant.automatic) {

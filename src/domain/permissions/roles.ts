@@ -1,7 +1,7 @@
 // Roles and checks: who may act on what. The rule (semantics.md): not allowed to see a resource or
 // its parent → its not-found code (existence is not leaked); allowed to see but not to act →
 // AUTH_FORBIDDEN. Each check throws that error and returns nothing when the actor may go on.
-import { findFirstPlanned, type Db, type Prisma } from "../../db/client.js";
+import { findFirstSelected, type Db, type Prisma } from "../../db/client.js";
 import type { Account, Environment, EnvironmentShare } from "../../db/generated/sqlite/client.js";
 import type { Actor } from "../actor.js";
 import { forbidden } from "../errors.js";
@@ -67,11 +67,7 @@ export function accessTo<Row extends EnvironmentOwnership & { shares: ShareGrant
 
 /** Loads an environment the actor can see, or throws ENVIRONMENT_NOT_FOUND. */
 export async function environmentAccess(db: Db, actor: Actor, environmentId: string): Promise<EnvironmentAccess> {
-  const select = accessSelect(actor);
-  const row = (await findFirstPlanned(db, "environment", { where: { id: environmentId }, select })) as Prisma.EnvironmentGetPayload<{
-    select: typeof select;
-  }> | null;
-  return accessTo(actor, environmentId, row);
+  return accessTo(actor, environmentId, await findFirstSelected(db, "environment", { id: environmentId }, accessSelect(actor)));
 }
 
 /** The ids of those of `actors` who may see the environment: one lookup of it (with those accounts' shares), however many they are. */
