@@ -1,7 +1,8 @@
 // `npx tsx bench/tenants-per-read.ts [sqlite|postgresql] [seconds] [other-build]`: the many-tenant
 // data set, each read kind of its mix alone (its Zipf-drawn requests, 16 connections, no writes),
 // against the floor and toolgate with the read cache off, and another build's `bin/toolgate.js` when
-// given (a checkout of an earlier commit, built), in two interleaved rounds after a warm-up (read the second).
+// given (a checkout of an earlier commit, built), in two interleaved rounds after a warm-up (read the second);
+// then the whole mix the same way (KINDS=mix,grant-list… measures only those).
 // Prints server CPU (and PostgreSQL CPU) per request, so that a change's effect on one read is seen
 // without the mix's noise. Numbers for docs/performance.md's "per read" table.
 import type { DatabaseProvider } from "../src/db/prisma-schemas.js";
@@ -28,8 +29,12 @@ try {
   if (otherBuild) servers["other build"] = await startToolgate(scratch.url, { TOOLGATE_READ_CACHE_MB: "0" }, otherBuild);
   try {
     console.log("| read | round | server | req/s | CPU ms/req | db CPU ms/req |\n|---|---:|---|---:|---:|---:|");
-    for (const { kind } of TENANT_READ_MIX) {
-      const ofKind = requests.filter((request) => request.kind === kind);
+    // Each kind alone, then the whole mix (KINDS=mix,grant-view… picks some).
+    const kinds = [...TENANT_READ_MIX.map(({ kind }) => kind as string), "mix"].filter(
+      (kind) => !process.env.KINDS || process.env.KINDS.split(",").includes(kind),
+    );
+    for (const kind of kinds) {
+      const ofKind = kind === "mix" ? requests : requests.filter((request) => request.kind === kind);
       for (let round = 1; round <= 2; round++) {
         for (const [name, server] of Object.entries(servers)) {
           const result = await loader.run({

@@ -1,6 +1,7 @@
 // The fetch handler: the request pipeline, one list of steps in the order they run, around the
 // route table (router.ts). Each step is a middleware of its own (pipeline/): the first listed sees
 // the request first and the response last.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { dataVersionOf, type Database } from "../db/client.js";
@@ -29,6 +30,7 @@ import type { RestRoute } from "./rest/route.js";
 import type { WebhookPolicy } from "../domain/webhooks.js";
 import { webhookUrlPolicy } from "../webhooks/url-policy.js";
 import { createRouter } from "./router.js";
+import { abandonmentOf } from "./server/node-request.js";
 
 export interface AppOptions {
   db: Database;
@@ -58,7 +60,7 @@ export interface AppOptions {
   webhookPolicy?: WebhookPolicy | undefined;
 }
 
-/** On node:http, @whatwg-node/server passes the node request beside the fetch Request, in `req`. */
+/** On node:http, the node request and response come beside the fetch Request, as `req` and `res`. */
 export type FetchHandler = (request: Request, serverContext?: object) => Promise<Response>;
 
 /**
@@ -76,8 +78,8 @@ export type App = FetchHandler & {
   definitionCacheStats(): DefinitionCacheStats;
 };
 
-const socketAddressOf = (serverContext: object | undefined): string | undefined =>
-  (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress;
+/** On node:http, the server passes the node request and response beside the fetch Request (server/listen.ts). */
+type NodeServerContext = { req?: IncomingMessage; res?: ServerResponse } | undefined;
 
 const OFF: RateLimitConfig = { perToken: { perSecond: 0, burst: 1 }, anonymous: { perSecond: 0, burst: 1 }, trustProxy: false };
 
@@ -131,11 +133,14 @@ export function createApp(options: AppOptions): App {
   const handle = compose(pipeline, routed.handle);
 
   const handler: FetchHandler = (request, serverContext) => {
+    const node = serverContext as NodeServerContext;
     const exchange: Exchange = {
       requestId: requestIdFor(request.headers.get("x-request-id")),
       url: new URL(request.url),
       started: performance.now(),
-      socketAddress: socketAddressOf(serverContext),
+      socketAddress: node?.req?.socket?.remoteAddress,
+      // Called without node:http (in-process callers), the request's own signal says it.
+      abandonment: node?.res ? () => abandonmentOf(node.res!) : () => request.signal,
     };
     return handle(request, exchange);
   };

@@ -1,8 +1,8 @@
 // A streamed body must end when its client goes away. @whatwg-node/server stops reading a response
 // stream whose connection closed, but never cancels it, so an event stream (a GraphQL subscription)
 // would keep its subscription, its timers and its database reads for as long as the process runs.
-// The request's signal aborts when the client goes away (the adapter aborts it when the node response
-// closes before it finished); the body is cancelled then, which ends the subscription.
+// The exchange's abandonment signal aborts when the client goes away (the node response closes
+// before it finished, server/node-request.ts); the body is cancelled then, which ends the subscription.
 
 /** `body`, cancelled (and ended for whoever reads it) once `signal` aborts. */
 export function cancelledWhenAbandoned(body: ReadableStream<Uint8Array>, signal: AbortSignal): ReadableStream<Uint8Array> {

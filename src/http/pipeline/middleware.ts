@@ -10,6 +10,8 @@ export interface Exchange {
   readonly started: number;
   /** The node socket's remote address (the rate limit's key for anonymous clients behind no proxy). */
   readonly socketAddress: string | undefined;
+  /** A signal that aborts when the client goes away before its answer is sent (made when first asked for). */
+  abandonment(): AbortSignal;
   /** The route pattern that answered, once routed ("*": the router's fallback). */
   route?: string | undefined;
   /** The GraphQL operation executed, when one was ("" when it has no name). */

@@ -2,7 +2,7 @@
 // no body for HEAD. Successful reads of /v1 and /graphql (GET and HEAD answering 200) are
 // revalidated with a strong ETag; everything else (errors, writes, health checks) is never stored.
 import { cancelledWhenAbandoned } from "./abandoned-streams.js";
-import type { Middleware } from "./middleware.js";
+import type { Exchange, Middleware } from "./middleware.js";
 import { byteResponse, KnownBody, knownBodyOf } from "../byte-body.js";
 import {
   compressionStream,
@@ -30,10 +30,10 @@ const NOT_MODIFIED_HEADERS = ["cache-control", "etag", "vary", "content-location
 /** The step: every answer leaves through `represent`. */
 export function representation(): Middleware {
   const represent = createRepresentation();
-  return async (request, _exchange, next) => represent(request, await next());
+  return async (request, exchange, next) => represent(request, await next(), exchange);
 }
 
-type Represent = (request: Request, response: Response) => Promise<Response>;
+type Represent = (request: Request, response: Response, exchange: Pick<Exchange, "abandonment">) => Promise<Response>;
 
 function createRepresentation(): Represent {
   const compressedBodies = createCompressedBodyCache();
@@ -63,7 +63,13 @@ function createRepresentation(): Represent {
   };
 
   /** Anything else: streamed through, compressed once it proves to be at least MIN_COMPRESSED_BYTES long. */
-  const streamed = async (request: Request, response: Response, compressible: boolean, coding: ContentCoding | undefined): Promise<Response> => {
+  const streamed = async (
+    request: Request,
+    response: Response,
+    compressible: boolean,
+    coding: ContentCoding | undefined,
+    exchange: Pick<Exchange, "abandonment">,
+  ): Promise<Response> => {
     const headers = new Headers(response.headers);
     if (!headers.has("cache-control")) headers.set("cache-control", CACHE_CONTROL_OTHER);
     if (!hasBody(response) || response.status === 204 || response.status === 304) {
@@ -78,7 +84,7 @@ function createRepresentation(): Represent {
     }
     const body = response.body!;
     // Not ours to buffer: it may be a stream that never reaches 1 KiB (an event stream, say).
-    if (!compressible) return new Response(request.method === "HEAD" ? null : cancelledWhenAbandoned(body, request.signal), init);
+    if (!compressible) return new Response(request.method === "HEAD" ? null : cancelledWhenAbandoned(body, exchange.abandonment()), init);
     const { prefix, complete, rest } = await readPrefix(body, MIN_COMPRESSED_BYTES);
     if (complete) {
       headers.set("content-length", String(prefix.byteLength));
@@ -96,7 +102,7 @@ function createRepresentation(): Represent {
     return new Response(coding ? rest().pipeThrough(compressionStream(coding)) : rest(), init);
   };
 
-  return async (request, response) => {
+  return async (request, response, exchange) => {
     const compressible = isCompressible(response.headers.get("content-type"));
     // A body already coded (files compressed ahead, precompressed-files.ts) is sent as it is.
     const coded = response.headers.has("content-encoding");
@@ -107,7 +113,7 @@ function createRepresentation(): Represent {
       // Only whole documents are buffered; an event stream (GraphQL over SSE) is passed through.
       reads && response.status === 200 && hasBody(response) && compressible && REVALIDATED_PATH.test(path)
         ? await revalidated(request, response, coding)
-        : await streamed(request, response, compressible && !coded, coding);
+        : await streamed(request, response, compressible && !coded, coding, exchange);
     if ((compressible || represented.status === 304) && !variesByAcceptEncoding(represented)) represented.headers.append("vary", "Accept-Encoding");
     return represented;
   };

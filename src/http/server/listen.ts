@@ -3,11 +3,12 @@
 // period cut whatever is left, so a stop is always bounded.
 import { createServer, type ServerResponse, type Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
-import { createServerAdapter, handleErrorFromRequestHandler } from "@whatwg-node/server";
+import { handleErrorFromRequestHandler } from "@whatwg-node/server";
 import type { FetchHandler } from "../app.js";
 import type { NodeFastPath } from "../ops/health-fast-path.js";
 import type { MethodRefusal } from "../api/method-refusal.js";
 import { guardNodeServer } from "./node-guards.js";
+import { fetchRequestOf } from "./node-request.js";
 import { sendResponse } from "./node-response.js";
 
 export interface RunningServer {
@@ -23,23 +24,6 @@ export interface RunningServer {
 
 const DEFAULT_GRACE_MS = 10_000;
 
-const NODE_FETCH_API = {
-  Request,
-  Response,
-  Headers,
-  ReadableStream,
-  WritableStream,
-  TransformStream,
-  TextEncoder,
-  TextDecoder,
-  URL,
-  URLSearchParams,
-  fetch,
-  FormData,
-  Blob,
-  File,
-};
-
 /**
  * `answerDirectly` may answer a request on node:http before it is converted to a fetch Request;
  * `refuseMethod` answers the methods node:http cannot hand to `handler` as `handler` answers others it does not serve.
@@ -49,10 +33,6 @@ export async function listen(
   port: number,
   host: string,
 ): Promise<RunningServer> {
-  // Node's own fetch classes, as Yoga and every handler use: one implementation of Request, Response
-  // and streams in the whole process (the adapter's ponyfill cost no measurable CPU less per request
-  // on the many-tenant benchmark, docs/performance.md).
-  const adapter = createServerAdapter(handler, { fetchAPI: NODE_FETCH_API });
   const unanswered = new Set<ServerResponse>();
   let draining = false;
   const server = createServer((request, response) => {
@@ -60,9 +40,10 @@ export async function listen(
     response.once("close", () => unanswered.delete(response));
     if (draining) response.shouldKeepAlive = false;
     if (handler.answerDirectly?.(request, response)) return;
-    // The adapter's own listener, but for how the answer is written (node-response.ts).
+    // Node's own fetch classes, as Yoga and every handler use: one implementation of Request,
+    // Response and streams in the whole process (node-request.ts, node-response.ts).
     void Promise.resolve()
-      .then(() => adapter.handleNodeRequestAndResponse(request, response, { req: request, res: response } as object))
+      .then(() => handler(fetchRequestOf(request), { req: request, res: response }))
       .catch((error: unknown) => handleErrorFromRequestHandler(error, Response))
       .then((answer) => sendResponse(answer, response, request))
       .catch((error: unknown) => console.error(`Unexpected error while answering a request: ${(error as Error)?.message ?? String(error)}`));
