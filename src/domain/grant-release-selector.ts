@@ -47,6 +47,13 @@ export const GRANTED_RELEASE_COLUMNS = {
 } satisfies Prisma.ToolReleaseSelect;
 export type GrantedRelease = Prisma.ToolReleaseGetPayload<{ select: typeof GRANTED_RELEASE_COLUMNS }>;
 
+/**
+ * A selected release also brings its owner's identity, joined in the same statement: with it a
+ * grant's answer (its release and the release's owner) is what its write read, not read back.
+ */
+const SELECTED_RELEASE_SELECT = { ...GRANTED_RELEASE_COLUMNS, owner: { select: { id: true, name: true, email: true } } } satisfies Prisma.ToolReleaseSelect;
+export type SelectedRelease = Prisma.ToolReleaseGetPayload<{ select: typeof SELECTED_RELEASE_SELECT }>;
+
 export type ReleaseSelector = { type: "ById"; releaseId: string } | { type: "ByCoordinates"; account: string; name: string; version: string };
 
 const FIELDS_BY_TYPE: Record<ReleaseSelectorType, readonly (keyof ReleaseSelectorInput)[]> = {
@@ -84,7 +91,7 @@ function describeSelector(selector: ReleaseSelector): string {
  * The release a selector names, if it may be granted now; throws REQUEST_INVALID for a malformed
  * selector and REFERENCED_TOOL_RELEASE_NOT_FOUND for an unknown or de-published release.
  */
-export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput | ReleaseSelector, path = "release"): Promise<GrantedRelease> {
+export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput | ReleaseSelector, path = "release"): Promise<SelectedRelease> {
   const selector = parseReleaseSelector(input, path);
   const release = await findSelectedRelease(db, selector);
   if (!release) throw selectedReleaseNotFound(selector);
@@ -92,7 +99,7 @@ export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput
 }
 
 /** The release a parsed selector names if it may be granted now, else null: for callers that must check other things first. */
-export async function findSelectedRelease(db: Db, selector: ReleaseSelector): Promise<GrantedRelease | null> {
+export async function findSelectedRelease(db: Db, selector: ReleaseSelector): Promise<SelectedRelease | null> {
   if (selector.type === "ById") return findGrantedRelease(db, { id: selector.releaseId, ...GRANTABLE_RELEASE_WHERE });
   if ([selector.account, selector.name, selector.version].some(holdsNul)) return null;
   return findGrantedRelease(db, {
@@ -104,7 +111,7 @@ export async function findSelectedRelease(db: Db, selector: ReleaseSelector): Pr
   });
 }
 
-const findGrantedRelease = (db: Db, where: Prisma.ToolReleaseWhereInput) => findFirstSelected(db, "toolRelease", where, GRANTED_RELEASE_COLUMNS);
+const findGrantedRelease = (db: Db, where: Prisma.ToolReleaseWhereInput) => findFirstSelected(db, "toolRelease", where, SELECTED_RELEASE_SELECT);
 
 /** REFERENCED_TOOL_RELEASE_NOT_FOUND for what the selector names. */
 export const selectedReleaseNotFound = (selector: ReleaseSelector) => referencedReleaseNotFound(describeSelector(selector));

@@ -12,6 +12,7 @@ import {
   parseReleaseSelector,
   selectedReleaseNotFound,
   type GrantedRelease,
+  type SelectedRelease,
   type ReleaseSelectorInput,
 } from "./grant-release-selector.js";
 import {
@@ -85,7 +86,10 @@ export async function findGrant<Row>(actor: Actor, grantId: string, load: RowLoa
 }
 
 /** Grants a release to an environment (operation 2); see `grantRelease` for the rules. */
-export async function createGrant(db: Db, actor: Actor, environmentId: string, creation: GrantCreation): Promise<Grant> {
+/** The grant created (or kept), with the release it grants as the write read it, its owner included. */
+export type GrantWithRelease = Grant & { release: SelectedRelease };
+
+export async function createGrant(db: Db, actor: Actor, environmentId: string, creation: GrantCreation): Promise<GrantWithRelease> {
   if (creation.release === undefined || creation.release === null) throw invalidRequest(["release: required"]);
   const selector = parseReleaseSelector(creation.release);
   const flags: GrantFlags = { automatic: creation.automatic ?? false, followCoordinates: selector.type === "ByCoordinates" };
@@ -99,7 +103,7 @@ export async function createGrant(db: Db, actor: Actor, environmentId: string, c
       const { access, grantState } = await environmentForGrant(tx, actor, environmentId, release?.id);
       requireDeployer(access);
       if (!release) throw selectedReleaseNotFound(selector);
-      return grantRelease(tx, actor, access.environment, release, flags, { grantState });
+      return { ...(await grantRelease(tx, actor, access.environment, release, flags, { grantState })), release };
     },
     "below-engine",
   );

@@ -37,21 +37,32 @@ const CreateGrantInput = builder.inputType("CreateGrantInput", {
 
 /**
  * The grant the domain changed (and committed: grant rows are never removed) with the caller's
- * selection: the row itself when the selection asks for nothing but its columns (a REST deletion
- * selects the id), else read back with it.
+ * selection: the row itself when it carries everything the selection asks for (a REST deletion
+ * selects the id; a creation brings its release and the release's owner), else read back with it.
  */
 async function reload<Query extends object>(db: Database, changed: Grant, query: Query) {
-  if (selectsColumnsOf(query, changed)) return changed;
+  if (carriesSelection(query, changed)) return changed;
   const grant = await findFirstPlanned(db, "grant", { ...query, where: { id: changed.id } });
   if (!grant) throw new Error(`grant ${changed.id} not found after its change was committed`);
   return grant;
 }
 
-/** Whether `query` is a select of columns only (no relation, nothing included), each one a field of `row`. */
-function selectsColumnsOf(query: object, row: object): boolean {
+/**
+ * Whether `row` holds what `query` selects: a select of columns (each a property of the row) and
+ * of to-one relations held the same way, nothing else (no include, list, filter or count).
+ */
+function carriesSelection(query: object, row: object): boolean {
   const { select, ...rest } = query as { select?: Record<string, unknown> };
   if (select === undefined || Object.keys(rest).length > 0) return false;
-  return Object.entries(select).every(([column, wanted]) => wanted === true && column in row);
+  return Object.entries(select).every(([name, wanted]) => {
+    if (wanted === false) return true;
+    if (!(name in row)) return false;
+    if (wanted === true) return true;
+    const related = (row as Record<string, unknown>)[name];
+    // A relation the row holds as absent (null) carries any selection under it.
+    if (related === null) return true;
+    return typeof related === "object" && !Array.isArray(related) && !(related instanceof Date) && carriesSelection(wanted as object, related);
+  });
 }
 
 builder.queryField("grant", (t) =>

@@ -22,7 +22,12 @@ describeEachDatabase("DELETE /v1/environment-tool-middleware-grants/{grant_id}: 
   /** A new active grant in world.environment, created by world.owner. */
   const activeGrant = async (options: { automatic?: boolean } = {}) => {
     const release = await world.publish(world.owner, uniqueName(), "1.0.0");
-    return createGrant(service.db, world.owner.account, world.environment.id, { release: byId(release), automatic: options.automatic ?? false });
+    // The grant's row, as storedGrant reads it (createGrant also answers the release it granted).
+    const { release: _granted, ...grant } = await createGrant(service.db, world.owner.account, world.environment.id, {
+      release: byId(release),
+      automatic: options.automatic ?? false,
+    });
+    return grant;
   };
 
   /** An error row: REST answers `status` and `code`, GraphQL deleteGrant the same code, and the grant is unchanged. */

@@ -26,6 +26,11 @@ describeEachDatabase("the statements of a grant creation and deletion", (provide
     const table = /FROM "(\w+)" AS "t0"/.exec(sql)?.[1] ?? /(?:FROM|INTO|UPDATE) [`"]?(?:main|public)?[`"]?\.?[`"](\w+)[`"]/.exec(sql)?.[1] ?? "";
     return `${verb} ${table}`.trim();
   };
+  /** What follows COMMIT: a stored definition's text (definition-texts.ts) named as such. */
+  const afterCommit = (statements: string[]) =>
+    statements
+      .slice(statements.map(kind).lastIndexOf("COMMIT") + 1)
+      .map((sql) => (/SELECT "id", "definition" FROM "ToolRelease"/.test(sql) ? "definition text" : kind(sql)));
   /** The transaction's statements: from the first after the actor's lookups to COMMIT. */
   const transactionOf = (statements: string[]) => {
     const kinds = statements.map(kind);
@@ -53,6 +58,9 @@ describeEachDatabase("the statements of a grant creation and deletion", (provide
     );
     // The active grant count rides on the environment's statement.
     expect(created.statements.find((sql) => kind(sql) === "SELECT Environment")).toMatch(/COUNT\(/i);
+    // The answer (the grant, its release and the release's owner) is what the transaction read and
+    // wrote: after COMMIT only the new release's definition text is read (not yet in memory).
+    expect(afterCommit(created.statements)).toEqual(["definition text"]);
 
     const deleted = await service.countQueries(async () => {
       expect((await owner.http.delete(`/v1/environment-tool-middleware-grants/${grantId}`)).status).toBe(204);
@@ -62,6 +70,38 @@ describeEachDatabase("the statements of a grant creation and deletion", (provide
     );
     // The REST deletion selects the id: answered from the row the domain deleted, not read back.
     expect(deleted.statements.map(kind).at(-1)).toBe("COMMIT");
+  });
+
+  it("answers a GraphQL creation from what its transaction read when the selection asks for no more, and reads back what it does not hold", async () => {
+    const owner = await world.member();
+    const environment = await world.environmentOf(owner);
+    const [first, second] = await Promise.all([world.publish(owner, "carried", "1.0.0"), world.publish(owner, "read-back", "1.0.0")]);
+    const create = (selection: string) =>
+      `mutation ($environmentId: UUID!, $releaseId: UUID!) { createGrant(environmentId: $environmentId, input: { release: { type: BY_ID, releaseId: $releaseId } }) { ${selection} } }`;
+
+    const CARRIED =
+      "uuid environmentId releaseId protected automatic followCoordinates lifecycle createdAt createdById stateChangedAt stateChangedById " +
+      "release { uuid ownerAccountId name version metadataVersion metadataDigest sourceDigest lifecycle owner { uuid name email } }";
+    let carried: any;
+    const fromTransaction = await service.countQueries(async () => {
+      carried = await owner.http.graphql(create(CARRIED), {
+        environmentId: environment.id,
+        releaseId: first.id,
+      });
+    });
+    expect(afterCommit(fromTransaction.statements)).toEqual([]);
+    const read = await owner.http.graphql(`query ($id: UUID!) { grant(id: $id) { ${CARRIED} } }`, {
+      id: carried.body.data.createGrant.uuid,
+    });
+    expect(carried.body.data.createGrant).toEqual(read.body.data.grant);
+    expect(carried.body.data.createGrant.release.owner).toEqual({ uuid: owner.account.id, name: owner.account.name, email: owner.account.email });
+
+    let readBack: any;
+    const withEnvironment = await service.countQueries(async () => {
+      readBack = await owner.http.graphql(create("uuid environment { name } release { name }"), { environmentId: environment.id, releaseId: second.id });
+    });
+    expect(readBack.body.data.createGrant).toMatchObject({ environment: { name: environment.name }, release: { name: "read-back" } });
+    expect(afterCommit(withEnvironment.statements)).toEqual(["SELECT Grant"]);
   });
 
   it("applies a reconciliation reading its releases, its deletions and the existing rows once each, whatever their number", async () => {
