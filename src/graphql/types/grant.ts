@@ -6,13 +6,23 @@ export const GrantType = builder.prismaNode("Grant", {
   description: "An environment's grant of one exact tool release.",
   id: { field: "id" },
   nullable: true,
-  // Select mode, identifying columns with the type (see ToolRelease).
-  select: { id: true, environmentId: true, releaseId: true },
+  // Select mode: the type brings its id, every other field selects its own column (see ToolRelease).
+  select: { id: true },
   fields: (t) => ({
     uuid: t.field({ type: "UUID", description: "The grant's UUID: what `grant(id:)`, the grant mutations and REST take.", resolve: (grant) => grant.id }),
-    environmentId: t.field({ type: "UUID", description: "UUID of the environment holding the grant.", resolve: (grant) => grant.environmentId }),
+    environmentId: t.field({
+      type: "UUID",
+      description: "UUID of the environment holding the grant.",
+      select: { environmentId: true },
+      resolve: (grant) => grant.environmentId,
+    }),
     environment: t.relation("environment", { description: "The environment holding the grant." }),
-    releaseId: t.field({ type: "UUID", description: "UUID of the granted release (REST: toolMiddlewareReleaseId).", resolve: (grant) => grant.releaseId }),
+    releaseId: t.field({
+      type: "UUID",
+      description: "UUID of the granted release (REST: toolMiddlewareReleaseId).",
+      select: { releaseId: true },
+      resolve: (grant) => grant.releaseId,
+    }),
     release: t.relation("release", { description: "The granted release." }),
     protected: t.exposeBoolean("protected", { description: "Provisioned by the system; users can never delete or restore it." }),
     automatic: t.exposeBoolean("automatic", { description: "Managed by reconciliation (true) or by a person (false)." }),

@@ -34,16 +34,24 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
   nullable: true,
   // Select mode: a query loads the columns its fields ask for and nothing more (exposed fields select
   // their own column), so walking grants → release → owner never reads definitions or bookkeeping.
-  // The identifying columns nearly every read shows come with the type and resolve plainly: an
-  // exposed field costs a selection-mapping lookup for every row it resolves on.
-  select: { id: true, ownerAccountId: true, name: true, version: true },
+  // The id, name and version nearly every read shows come with the type; every other column only
+  // when a field asks for it, since each one a nested read carries costs the database its JSON and
+  // the server its parsing (a grant's environmentId and releaseId and its release's ownerAccountId
+  // were a third of the nested read's row). A field's own column is answered from the row, without a
+  // selection-mapping lookup (loaded-fields.ts).
+  select: { id: true, name: true, version: true },
   fields: (t) => ({
     uuid: t.field({
       type: "UUID",
       description: "The release's UUID: what `toolRelease(id:)`, `releaseId` arguments and REST take.",
       resolve: (release) => release.id,
     }),
-    ownerAccountId: t.field({ type: "UUID", description: "UUID of the owning account.", resolve: (release) => release.ownerAccountId }),
+    ownerAccountId: t.field({
+      type: "UUID",
+      description: "UUID of the owning account.",
+      select: { ownerAccountId: true },
+      resolve: (release) => release.ownerAccountId,
+    }),
     owner: t.relation("owner", { description: "The owning account." }),
     name: t.string({ description: "Middleware name.", resolve: (release) => release.name }),
     version: t.string({ description: "Release version.", resolve: (release) => release.version }),
