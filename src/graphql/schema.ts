@@ -1,6 +1,7 @@
 // Assembles the GraphQL schema from the type modules (each registers itself on the builder).
 import { assertValidSchema, lexicographicSortSchema, type GraphQLSchema } from "graphql";
 import { builder } from "./builder.js";
+import { withoutOwnPropertyResolvers } from "./own-property.js";
 import "./types/account.js";
 import "./types/environment.js";
 import "./types/tool-release.js";
@@ -18,7 +19,7 @@ let schema: GraphQLSchema | undefined;
 
 export function buildSchema(): GraphQLSchema {
   if (!schema) {
-    schema = lexicographicSortSchema(builder.toSchema());
+    schema = withoutOwnPropertyResolvers(lexicographicSortSchema(builder.toSchema()));
     assertValidSchema(schema);
   }
   return schema;

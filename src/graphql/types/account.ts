@@ -8,6 +8,7 @@ import { canSeeAccount, environmentsListedUnderAccountWhere, visibleReleasesWher
 import { effectivePlan } from "../../domain/plans.js";
 import type { ReleaseLifecycle as ReleaseLifecycleValue } from "../../domain/releases.js";
 import { builder } from "../builder.js";
+import { ownProperty } from "../own-property.js";
 import { CappedList, firstOfCappedList, LIST_CAP } from "../capped-lists.js";
 import type { Context } from "../context.js";
 import { AccountPlan, ReleaseLifecycle } from "../enums.js";
@@ -48,7 +49,7 @@ export const AccountType = builder.prismaNode("Account", {
       description: "The account's UUID: what `account(id:)`, `accountId` arguments and REST take.",
       resolve: (account) => account.id,
     }),
-    name: t.string({ description: "Display name.", resolve: (account) => account.name }),
+    name: t.string({ description: "Display name.", resolve: ownProperty("name") }),
     email: t.exposeString("email", { description: "Unique e-mail address; names the account in BY_COORDINATES selectors." }),
     // What an account shows beyond id, name and e-mail (what an owner reached through a grant or a
     // release shows everyone) is the account's own business and its administrators'.

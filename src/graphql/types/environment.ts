@@ -4,6 +4,7 @@ import type { Environment, Grant } from "../../db/generated/sqlite/client.js";
 import { GRANT_LIST_ORDER } from "../../domain/grants.js";
 import { environmentGrantsWhere, visibleEnvironmentsWhere } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
+import { ownProperty } from "../own-property.js";
 import { CappedList, firstOfCappedList, LIST_CAP } from "../capped-lists.js";
 import { PagedList } from "../pagination.js";
 import { GrantConnection, GrantType } from "./grant.js";
@@ -38,7 +39,7 @@ export const EnvironmentType = builder.prismaNode("Environment", {
       description: "The environment's UUID: what `environment(id:)`, `environmentId` arguments and REST take.",
       resolve: (environment) => environment.id,
     }),
-    name: t.string({ description: "Name, unique per owner.", resolve: (environment) => environment.name }),
+    name: t.string({ description: "Name, unique per owner.", resolve: ownProperty("name") }),
     ownerAccountId: t.field({ type: "UUID", description: "UUID of the owning account.", resolve: (environment) => environment.ownerAccountId }),
     owner: t.relation("owner", { description: "The owning account." }),
     versionCheck: t.exposeBoolean("versionCheck", {

@@ -2,6 +2,7 @@
 import type { Grant } from "../../db/generated/sqlite/client.js";
 import { releaseGrantsWhere } from "../../domain/permissions/index.js";
 import { builder } from "../builder.js";
+import { ownProperty } from "../own-property.js";
 import { PagedList } from "../pagination.js";
 import { mapMaybePromise, releaseDefinition, releasePresentedSurface, wholeDefinition } from "../stored-definitions.js";
 import { ReleaseLifecycle, ReleaseOrigin, SystemAvailability } from "../enums.js";
@@ -53,8 +54,8 @@ export const ToolReleaseType = builder.prismaNode("ToolRelease", {
       resolve: (release) => release.ownerAccountId,
     }),
     owner: t.relation("owner", { description: "The owning account." }),
-    name: t.string({ description: "Middleware name.", resolve: (release) => release.name }),
-    version: t.string({ description: "Release version.", resolve: (release) => release.version }),
+    name: t.string({ description: "Middleware name.", resolve: ownProperty("name") }),
+    version: t.string({ description: "Release version.", resolve: ownProperty("version") }),
     source: t.field({
       type: ReleaseSourceType,
       description: "The component the release was built from.",
