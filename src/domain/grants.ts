@@ -85,10 +85,10 @@ export async function findGrant<Row>(actor: Actor, grantId: string, load: RowLoa
   return grant;
 }
 
-/** Grants a release to an environment (operation 2); see `grantRelease` for the rules. */
 /** The grant created (or kept), with the release it grants as the write read it, its owner included. */
 export type GrantWithRelease = Grant & { release: SelectedRelease };
 
+/** Grants a release to an environment (operation 2); see `grantRelease` for the rules. */
 export async function createGrant(db: Db, actor: Actor, environmentId: string, creation: GrantCreation): Promise<GrantWithRelease> {
   if (creation.release === undefined || creation.release === null) throw invalidRequest(["release: required"]);
   const selector = parseReleaseSelector(creation.release);
