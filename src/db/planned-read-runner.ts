@@ -1,8 +1,8 @@
 // Sends a planned read (planned-reads.ts) the way definition-texts.ts sends its statement: on
 // PostgreSQL to the adapter's pool, as a named statement (the JSON column parsed by node-postgres),
 // on SQLite to the adapter through the isolation gate.
-import type { ArgType } from "@prisma/driver-adapter-utils";
 import type { AdapterAccess } from "./adapter-access.js";
+import { argTypeOf } from "./arg-types.js";
 import type { PostgresPool } from "./definition-texts.js";
 import { planFindFirst, type PlannedModel } from "./planned-reads.js";
 import { timed, type QueryObserver } from "./query-timing.js";
@@ -40,7 +40,7 @@ export function plannedReader(
       .queryRaw({
         sql: plan.sql,
         args: plan.args,
-        argTypes: plan.args.map((arg): ArgType => ({ scalarType: typeof arg === "number" ? "int" : "string", arity: "scalar" })),
+        argTypes: plan.args.map(argTypeOf),
       })
       .then(({ rows }) => plan.decode(rows[0]?.[0]), describeAdapterError);
   };

@@ -10,8 +10,9 @@
 // Any other call throws, so a domain change that reaches for more fails its tests instead of
 // running outside the transaction. Each statement is bounded by PostgreSQL's statement timeout (and
 // the client's read timeout); beginning waits at most `maxWaitMs`, as Prisma's `maxWait`.
-import type { ArgType, SqlDriverAdapter, SqlQuery } from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlQuery } from "@prisma/driver-adapter-utils";
 import type { AdapterAccess } from "./adapter-access.js";
+import { argTypeOf } from "./arg-types.js";
 import type { PostgresPool } from "./definition-texts.js";
 import { planCreate, planUpdate } from "./planned-writes.js";
 import { timed, type QueryObserver } from "./query-timing.js";
@@ -189,12 +190,4 @@ async function withinWait<T>(started: Promise<T>, waitMs: number, abandon: (late
   } finally {
     clearTimeout(timer);
   }
-}
-
-function argTypeOf(value: unknown): ArgType {
-  if (Array.isArray(value)) return { ...argTypeOf(value[0] ?? ""), arity: "list" };
-  if (typeof value === "number") return { scalarType: Number.isInteger(value) ? "int" : "float", arity: "scalar" };
-  if (typeof value === "boolean") return { scalarType: "boolean", arity: "scalar" };
-  if (value instanceof Date) return { scalarType: "datetime", arity: "scalar" };
-  return { scalarType: "string", arity: "scalar" };
 }

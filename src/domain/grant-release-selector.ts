@@ -100,9 +100,9 @@ export async function resolveReleaseSelector(db: Db, input: ReleaseSelectorInput
 
 /** The release a parsed selector names if it may be granted now, else null: for callers that must check other things first. */
 export async function findSelectedRelease(db: Db, selector: ReleaseSelector): Promise<SelectedRelease | null> {
-  if (selector.type === "ById") return findGrantedRelease(db, { id: selector.releaseId, ...GRANTABLE_RELEASE_WHERE });
+  if (selector.type === "ById") return findReleaseWithOwner(db, { id: selector.releaseId, ...GRANTABLE_RELEASE_WHERE });
   if ([selector.account, selector.name, selector.version].some(holdsNul)) return null;
-  return findGrantedRelease(db, {
+  return findReleaseWithOwner(db, {
     owner: { email: selector.account },
     name: selector.name,
     version: selector.version,
@@ -111,7 +111,7 @@ export async function findSelectedRelease(db: Db, selector: ReleaseSelector): Pr
   });
 }
 
-const findGrantedRelease = (db: Db, where: Prisma.ToolReleaseWhereInput) => findFirstSelected(db, "toolRelease", where, SELECTED_RELEASE_SELECT);
+const findReleaseWithOwner = (db: Db, where: Prisma.ToolReleaseWhereInput) => findFirstSelected(db, "toolRelease", where, SELECTED_RELEASE_SELECT);
 
 /** REFERENCED_TOOL_RELEASE_NOT_FOUND for what the selector names. */
 export const selectedReleaseNotFound = (selector: ReleaseSelector) => referencedReleaseNotFound(describeSelector(selector));

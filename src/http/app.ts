@@ -78,7 +78,7 @@ export type App = FetchHandler & {
   definitionCacheStats(): DefinitionCacheStats;
 };
 
-/** On node:http, the server passes the node request and response beside the fetch Request (server/listen.ts). */
+/** What server/listen.ts passes as `serverContext` (see FetchHandler). */
 type NodeServerContext = { req?: IncomingMessage; res?: ServerResponse } | undefined;
 
 const OFF: RateLimitConfig = { perToken: { perSecond: 0, burst: 1 }, anonymous: { perSecond: 0, burst: 1 }, trustProxy: false };

@@ -33,7 +33,7 @@ export function representation(): Middleware {
   return async (request, exchange, next) => represent(request, await next(), exchange);
 }
 
-type Represent = (request: Request, response: Response, exchange: Pick<Exchange, "abandonment">) => Promise<Response>;
+type Represent = (request: Request, response: Response, exchange: Pick<Exchange, "abandonment" | "url">) => Promise<Response>;
 
 function createRepresentation(): Represent {
   const compressedBodies = createCompressedBodyCache();
@@ -108,7 +108,7 @@ function createRepresentation(): Represent {
     const coded = response.headers.has("content-encoding");
     const coding = compressible && !coded ? negotiateContentCoding(request.headers.get("accept-encoding")) : undefined;
     const reads = request.method === "GET" || request.method === "HEAD";
-    const path = new URL(request.url).pathname;
+    const path = exchange.url.pathname;
     const represented =
       // Only whole documents are buffered; an event stream (GraphQL over SSE) is passed through.
       reads && response.status === 200 && hasBody(response) && compressible && REVALIDATED_PATH.test(path)
